@@ -1,0 +1,103 @@
+"""The native capture store: schema, migrations, and a small writer.
+
+One SQLite file in WAL mode. Times are integer milliseconds since the Unix epoch (UTC).
+The schema version lives in ``PRAGMA user_version``; ``migrate`` brings any older
+store up to ``SCHEMA_VERSION`` in one transaction per step and never drops data.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..model import InputEvent, Snapshot, Span
+
+SCHEMA_VERSION = 1
+# Marks a native store so ``detect`` recognises it from the file alone.
+APPLICATION_ID = 0x41465231  # "AFR1"
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE IF NOT EXISTS meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS snapshots (
+        id      INTEGER PRIMARY KEY,
+        ts_ms   INTEGER NOT NULL,
+        device  TEXT NOT NULL DEFAULT '',
+        app     TEXT NOT NULL,
+        title   TEXT NOT NULL DEFAULT '',
+        url     TEXT,
+        reason  TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX IF NOT EXISTS snapshots_ts ON snapshots (ts_ms);
+    CREATE TABLE IF NOT EXISTS input_events (
+        id      INTEGER PRIMARY KEY,
+        ts_ms   INTEGER NOT NULL,
+        kind    TEXT NOT NULL,
+        count   INTEGER NOT NULL DEFAULT 1,
+        device  TEXT,
+        app     TEXT
+    );
+    CREATE INDEX IF NOT EXISTS input_events_ts ON input_events (ts_ms);
+    CREATE TABLE IF NOT EXISTS afk (
+        id       INTEGER PRIMARY KEY,
+        start_ms INTEGER NOT NULL,
+        end_ms   INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS afk_end ON afk (end_ms);
+    """,
+}
+
+
+class StoreVersionError(RuntimeError):
+    pass
+
+
+def open_store(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) a native store for writing, migrated to the latest schema."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=10.0)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    migrate(conn)
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise StoreVersionError(
+            f"store schema {version} is newer than this actframes ({SCHEMA_VERSION})"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        with conn:
+            conn.executescript("BEGIN;" + _MIGRATIONS[target] + f"PRAGMA user_version={target};")
+    conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    return SCHEMA_VERSION
+
+
+def write_snapshots(conn: sqlite3.Connection, rows: Iterable[Snapshot]) -> None:
+    with conn:
+        conn.executemany(
+            "INSERT INTO snapshots (id, ts_ms, device, app, title, url) VALUES (?,?,?,?,?,?)",
+            ((s.row_id, s.ts_ms, s.device, s.app, s.title, s.url) for s in rows),
+        )
+
+
+def write_events(conn: sqlite3.Connection, events: Iterable[InputEvent]) -> None:
+    with conn:
+        conn.executemany(
+            "INSERT INTO input_events (id, ts_ms, kind, count, device, app) VALUES (?,?,?,?,?,?)",
+            ((e.event_id, e.ts_ms, e.kind, e.count, e.device, e.app) for e in events),
+        )
+
+
+def write_afk(conn: sqlite3.Connection, spans: Iterable[Span]) -> None:
+    with conn:
+        conn.executemany(
+            "INSERT INTO afk (start_ms, end_ms) VALUES (?,?)",
+            ((s.start_ms, s.end_ms) for s in spans),
+        )

@@ -1,0 +1,221 @@
+"""Assemble the Tier-1 document (schema_version 1) from compiled pieces.
+
+Keys appear in a fixed order and nothing depends on when or where it was compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ..model import Capture, Rejected, Span
+from ..window import Window, zone
+from .attribute import INPUT_FIELDS, Unattributed
+from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES
+from .entities import page_ref
+from .ledger import LedgerEntry, round_half_up_s
+from .pieces import Piece, Row
+from .ranges import compact
+
+SCHEMA_VERSION = 1
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+Doc = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    frames: int
+    active_s: int
+    reason: dict[str, Any]
+
+
+class Clock:
+    """Formats instants as ISO-8601 with the requested zone's offset."""
+
+    def __init__(self, tz: str) -> None:
+        self._zone: ZoneInfo = zone(tz)
+
+    def iso(self, ms: int) -> str:
+        dt = (_EPOCH + timedelta(milliseconds=ms)).astimezone(self._zone)
+        return dt.isoformat(timespec="seconds")
+
+
+def input_obj(counts: dict[str, int]) -> dict[str, int]:
+    return {name: counts.get(name, 0) for name in INPUT_FIELDS.values()}
+
+
+def titles(rows: Sequence[Row]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in rows:
+        t = r.snap.title
+        if t and t not in seen:
+            seen[t] = None
+            if len(seen) >= MAX_FRAME_TITLES:
+                break
+    return list(seen)
+
+
+def pages(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Views per page reference: a view is a run of consecutive rows on one URL."""
+    counts: dict[tuple[str, str], int] = {}
+    prev: str | None = None
+    for r in rows:
+        url = r.snap.url
+        if url and url != prev:
+            ref = page_ref(url)
+            counts[ref] = counts.get(ref, 0) + 1
+        prev = url
+    out: list[dict[str, Any]] = []
+    for (kind, entity), n in counts.items():
+        item: dict[str, Any] = {"kind": kind, "entity": entity}
+        if n > 1:
+            item["count"] = n
+        out.append(item)
+    return out
+
+
+def evidence(piece: Piece) -> dict[str, str]:
+    return {
+        "rows": compact(r.snap.row_id for r in piece.rows),
+        "events": compact(piece.event_ids),
+    }
+
+
+def frame_obj(f: Piece, clock: Clock) -> Doc:
+    obj: Doc = {"id": f.id, "app": f.app}
+    if f.site is not None:
+        obj["site"] = f.site
+    if f.device:
+        obj["device"] = f.device
+    obj["start"] = clock.iso(f.start_ms)
+    obj["end"] = clock.iso(f.end_ms)
+    obj["active_s"] = f.active_s
+    obj["wall_s"] = round_half_up_s(f.end_ms - f.start_ms)
+    obj["titles"] = titles(f.rows)
+    obj["pages"] = pages(f.rows)
+    obj["input"] = input_obj(f.input)
+    obj["interruptions"] = [
+        interruption_obj(i, clock) for i in sorted(f.interruptions, key=lambda p: p.start_ms)
+    ]
+    obj["evidence"] = evidence(f)
+    return obj
+
+
+def interruption_obj(i: Piece, clock: Clock) -> Doc:
+    obj: Doc = {"app": i.app}
+    if i.site is not None:
+        obj["site"] = i.site
+    obj["at"] = clock.iso(i.start_ms)
+    obj["active_s"] = i.active_s
+    obj["input"] = input_obj(i.input)
+    obj["evidence"] = evidence(i)
+    return obj
+
+
+def ledger_obj(e: LedgerEntry) -> Doc:
+    obj: Doc = {"app": e.app}
+    if e.site is not None:
+        obj["site"] = e.site
+    obj.update({"active_s": e.active_s, "keys": e.keys, "clicks": e.clicks})
+    return obj
+
+
+def span_list(spans: Sequence[Span], clock: Clock) -> list[Doc]:
+    return [
+        {
+            "start": clock.iso(s.start_ms),
+            "end": clock.iso(s.end_ms),
+            "s": round_half_up_s(s.end_ms - s.start_ms),
+        }
+        for s in spans
+        if s.end_ms - s.start_ms >= GAP_LIST_MIN_MS
+    ]
+
+
+def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
+    groups: dict[tuple[str, str], list[str]] = {}
+    for r in rejected:
+        groups.setdefault((r.table, r.reason), []).append(r.row)
+    out = []
+    for (table, reason), rows in sorted(groups.items()):
+        ints = [int(x) for x in rows if _is_int(x)]
+        others = sorted(x for x in rows if not _is_int(x))
+        listed = compact(ints)
+        if others:
+            listed = ",".join(filter(None, [listed, *others[:5]]))
+        out.append({"table": table, "reason": reason, "count": len(rows), "rows": listed})
+    return out
+
+
+def blind_spots(cap: Capture, interval: bool) -> list[str]:
+    spots = []
+    if interval:
+        spots.append("active time is the observed focus span, less recorded away time")
+    else:
+        spots.append("active time is inferred from the gaps between rows (dwell, capped)")
+    if not cap.has_input:
+        spots.append("this source records no key or click counts: input is unmeasured")
+    if not cap.has_afk:
+        spots.append("this source records no away periods: absence shows only as gaps")
+    if not cap.has_urls:
+        spots.append("this source records no URLs: browser sites are unknown")
+    return spots
+
+
+def _is_int(s: str) -> bool:
+    return s.lstrip("-").isdigit()
+
+
+def assemble(
+    *,
+    cap: Capture,
+    window: Window,
+    shown: Sequence[Piece],
+    hidden: Hidden,
+    ledger: Sequence[LedgerEntry],
+    rows: Sequence[Row],
+    gaps: Sequence[Span],
+    away: Sequence[Span],
+    events_in_window: int,
+    unattributed: Unattributed,
+    interval: bool,
+) -> Doc:
+    clock = Clock(window.tz)
+    win: Doc = {}
+    if window.day is not None:
+        win["day"] = window.day
+    win.update({"start": clock.iso(window.start_ms), "end": clock.iso(window.end_ms)})
+    win["tz"] = window.tz
+    first = min((r.start_ms for r in rows), default=None)
+    last = max((r.end_ms for r in rows), default=None)
+    un: Doc = {"events": len(unattributed.event_ids), **input_obj(unattributed.input)}
+    un["evidence"] = compact(unattributed.event_ids)
+    coverage: Doc = {
+        "first": clock.iso(first) if first is not None else None,
+        "last": clock.iso(last) if last is not None else None,
+        "active_s": sum(e.active_s for e in ledger),
+        "span_s": round_half_up_s(last - first) if first is not None and last is not None else 0,
+        "rows": len(rows),
+        "input_events": events_in_window,
+        "unattributed_input": un,
+        "gaps": span_list(gaps, clock),
+        "away": span_list(away, clock),
+    }
+    omitted: Doc = {"frames": hidden.frames, "active_s": hidden.active_s}
+    if hidden.reason:
+        omitted["by"] = hidden.reason
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": {"kind": cap.kind},
+        "window": win,
+        "coverage": coverage,
+        "ledger": [ledger_obj(e) for e in ledger],
+        "frames": [frame_obj(f, clock) for f in shown],
+        "omitted": omitted,
+        "rejected_rows": rejected_list(cap.rejected),
+        "blind_spots": blind_spots(cap, interval),
+    }

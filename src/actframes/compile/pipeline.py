@@ -1,0 +1,105 @@
+"""compile_capture: the pure function from (rows, window, options) to the document."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..model import Capture, Span
+from ..window import Window
+from .attribute import attribute
+from .constants import Rules
+from .document import Doc, Hidden, assemble
+from .flicker import fold_flickers
+from .ledger import build_ledger
+from .pieces import Piece, Row
+from .place import AwayClock, merge_spans, place_stream, streams
+from .sessionize import sessionize
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the caller may choose. Every field is part of the output's identity."""
+
+    min_active_s: int = 0  # frames with less active time are hidden (and disclosed)
+    rules: Rules = field(default_factory=Rules)
+
+
+def compile_capture(cap: Capture, window: Window, options: Options | None = None) -> Doc:
+    opts = options or Options()
+    rules = opts.rules
+    away = AwayClock(cap.afk)
+    interval = cap.interval or any(s.dur_ms is not None for s in cap.snapshots)
+
+    by_stream: dict[str, list[Piece]] = {}
+    placed: list[Row] = []
+    for device, stream in streams(cap.snapshots).items():
+        rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
+        if not rows:
+            continue
+        placed.extend(rows)
+        by_stream[device] = fold_flickers(sessionize(rows), rules.flicker_ms)
+
+    frames = [f for pieces in by_stream.values() for f in pieces]
+    frames.sort(key=lambda f: (f.start_ms, f.device, f.rows[0].snap.row_id))
+    everything = frames + [i for f in frames for i in f.interruptions]
+
+    events_in_window = sum(1 for e in cap.events if window.start_ms <= e.ts_ms < window.end_ms)
+    unattributed = attribute(by_stream, cap.events, window.start_ms, window.end_ms)
+    ledger = build_ledger(everything)  # before any filtering: hiding never changes it
+
+    shown, hidden = _filter(frames, opts)
+    rejected_in_window = [
+        r for r in cap.rejected if r.ts_ms is None or window.start_ms <= r.ts_ms < window.end_ms
+    ]
+    cap_view = Capture(
+        kind=cap.kind,
+        rejected=rejected_in_window,
+        has_input=cap.has_input,
+        has_afk=cap.has_afk,
+        has_urls=cap.has_urls,
+        interval=interval,
+    )
+    return assemble(
+        cap=cap_view,
+        window=window,
+        shown=shown,
+        hidden=hidden,
+        ledger=ledger,
+        rows=placed,
+        gaps=coverage_gaps(placed, rules.session_gap_ms),
+        away=_clip(merge_spans(cap.afk), window),
+        events_in_window=events_in_window,
+        unattributed=unattributed,
+        interval=interval,
+    )
+
+
+def coverage_gaps(rows: Sequence[Row], session_gap_ms: int) -> list[Span]:
+    """Spans over the session gap in which no stream of any device holds time."""
+    gaps: list[Span] = []
+    reach: int | None = None
+    for r in sorted(rows, key=lambda r: (r.start_ms, r.snap.row_id)):
+        if reach is not None and r.start_ms - reach > session_gap_ms:
+            gaps.append(Span(reach, r.start_ms))
+        reach = r.end_ms if reach is None else max(reach, r.end_ms)
+    return gaps
+
+
+def _filter(frames: Sequence[Piece], opts: Options) -> tuple[list[Piece], Hidden]:
+    threshold = opts.min_active_s
+    if threshold <= 0:
+        return list(frames), Hidden(0, 0, {})
+    shown = [f for f in frames if f.active_s >= threshold]
+    hidden = [f for f in frames if f.active_s < threshold]
+    hidden_s = sum(f.active_s for f in hidden)
+    return shown, Hidden(len(hidden), hidden_s, {"min_active_s": threshold})
+
+
+def _clip(spans: Sequence[Span], window: Window) -> list[Span]:
+    out = []
+    for s in spans:
+        lo, hi = max(s.start_ms, window.start_ms), min(s.end_ms, window.end_ms)
+        if hi > lo:
+            out.append(Span(lo, hi))
+    return out

@@ -1,0 +1,65 @@
+"""Markdown: a readable day — coverage, the ledger, and a table of frames."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .durations import fmt_dur
+
+
+def to_markdown(doc: dict[str, Any]) -> str:
+    w = doc["window"]
+    cov = doc["coverage"]
+    title = f"day {w['day']}" if "day" in w else f"{w['start']} – {w['end']}"
+    out = [f"# Activity: {title} ({w['tz']})", ""]
+    out.append("Measured from capture by deterministic rules; titles are text from the screen.")
+    out.append("")
+    first = _hms(cov["first"]) if cov["first"] else "–"
+    last = _hms(cov["last"]) if cov["last"] else "–"
+    un = cov["unattributed_input"]["events"]
+    out.append(
+        f"**Coverage:** {first}–{last} · active {fmt_dur(cov['active_s'])} ({cov['active_s']} s)"
+        f" · {cov['rows']} rows · {cov['input_events']} input events ({un} unattributed)"
+    )
+    for label, key in (("Gap", "gaps"), ("Away", "away")):
+        for g in cov[key]:
+            out.append(f"- {label} {_hms(g['start'])}–{_hms(g['end'])} ({fmt_dur(g['s'])})")
+    out += ["", "## Ledger", "", "| App | Site | Active | Seconds | Keys | Clicks |"]
+    out.append("|---|---|---:|---:|---:|---:|")
+    for e in doc["ledger"]:
+        out.append(
+            f"| {_cell(e['app'])} | {_cell(e.get('site') or '')} | {fmt_dur(e['active_s'])} "
+            f"| {e['active_s']} | {e['keys']} | {e['clicks']} |"
+        )
+    out += ["", "## Frames", "", "| Time | App | Site | Active | Input | Title | Id |"]
+    out.append("|---|---|---|---:|---|---|---|")
+    for f in doc["frames"]:
+        inp = f["input"]
+        t = f["titles"][0] if f["titles"] else ""
+        if f["interruptions"]:
+            t += f" (+{len(f['interruptions'])} interruptions)"
+        out.append(
+            f"| {_hms(f['start'])}–{_hms(f['end'])} | {_cell(f['app'])} | "
+            f"{_cell(f.get('site') or '')} | {fmt_dur(f['active_s'])} | "
+            f"{inp['keys']} keys, {inp['clicks']} clicks | {_cell(t)} | {f['id']} |"
+        )
+    om = doc["omitted"]
+    if om["frames"]:
+        out += [
+            "",
+            f"Omitted {om['frames']} frames ({fmt_dur(om['active_s'])}); the ledger counts them.",
+        ]
+    if doc["rejected_rows"]:
+        out += ["", "## Rejected rows", ""]
+        for r in doc["rejected_rows"]:
+            out.append(f"- {r['table']}: {r['reason']} ({r['count']}: rows {r['rows']})")
+    out += ["", "## Blind spots", ""] + [f"- {b}" for b in doc["blind_spots"]]
+    return "\n".join(out) + "\n"
+
+
+def _hms(iso: str) -> str:
+    return iso[11:19]
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")

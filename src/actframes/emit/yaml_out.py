@@ -1,0 +1,18 @@
+"""YAML: the same document as the JSON, block style, keys in document order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UsageError
+
+
+def to_yaml(doc: dict[str, Any]) -> str:
+    try:
+        import yaml
+    except ImportError as exc:
+        raise UsageError("YAML output needs PyYAML: pip install 'actframes[yaml]'") from exc
+    text: str = yaml.safe_dump(
+        doc, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+    )
+    return text

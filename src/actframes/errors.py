@@ -1,0 +1,19 @@
+"""Errors the user can act on. Each carries a one-line message naming the file or field."""
+
+from __future__ import annotations
+
+
+class ActframesError(Exception):
+    """Base class: a problem with the input or the request, never a bug."""
+
+    exit_code = 1
+
+
+class SourceError(ActframesError):
+    """A whole-file problem: missing, unreadable, not a store we know, missing columns."""
+
+
+class UsageError(ActframesError):
+    """A request that cannot be served as asked (bad date, zone, options)."""
+
+    exit_code = 2

@@ -1,0 +1,84 @@
+"""The normalized records every source yields and the compiler consumes.
+
+All times are integer milliseconds since the Unix epoch (UTC); no floats anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Input kinds the compiler counts. Anything else a store records (mouse moves,
+# focus events, typed text) is not an input count.
+KEY = "key"
+CLICK = "click"
+SCROLL = "scroll"
+COPY = "copy"
+PASTE = "paste"
+INPUT_KINDS: tuple[str, ...] = (KEY, CLICK, SCROLL, COPY, PASTE)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One observation of the focused window.
+
+    Point sources (screenpipe-style, native) leave ``dur_ms`` as None: the compiler
+    infers the time that follows from the gap to the next row (dwell). Interval
+    sources (ActivityWatch) set it to the span the watcher observed.
+    """
+
+    row_id: int
+    ts_ms: int
+    app: str
+    title: str = ""
+    url: str | None = None
+    device: str = ""
+    dur_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InputEvent:
+    """One counted input action (a key press, a click ...), never its content."""
+
+    event_id: int
+    ts_ms: int
+    kind: str
+    app: str | None = None
+    device: str | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open time span [start_ms, end_ms)."""
+
+    start_ms: int
+    end_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A row the reader could not use, and why. Reported, never fatal."""
+
+    table: str
+    row: str
+    reason: str
+    ts_ms: int | None = None
+
+
+@dataclass(slots=True)
+class Capture:
+    """What one source yielded for a time range: rows, events, away periods."""
+
+    kind: str
+    snapshots: list[Snapshot] = field(default_factory=list)
+    events: list[InputEvent] = field(default_factory=list)
+    afk: list[Span] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    # True when the store records input events at all (so zero counts are measured).
+    has_input: bool = False
+    # True when the store records AFK periods (so away time is observed, not inferred).
+    has_afk: bool = False
+    # True when browser rows can carry URLs in this store.
+    has_urls: bool = True
+    # True for interval sources (observed spans, no dwell inference).
+    interval: bool = False

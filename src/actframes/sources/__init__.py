@@ -1,0 +1,79 @@
+"""Source readers, one per store family, and detection of the family from the file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..capture.store import APPLICATION_ID
+from ..errors import SourceError
+from .base import Source, connect_ro, tables
+
+SOURCE_KINDS = ("native", "screenpipe", "activitywatch")
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def detect(path: Path) -> str:
+    """The store family of ``path``, judged from the file's own content."""
+    if not path.exists():
+        raise SourceError(f"{path}: no such file")
+    if path.is_dir():
+        raise SourceError(f"{path}: is a directory, not a capture database or export")
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(512)
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read ({exc.strerror})") from exc
+    if not head:
+        raise SourceError(f"{path}: empty file")
+    if head.startswith(_SQLITE_MAGIC):
+        return _sqlite_family(path)
+    if head.lstrip()[:1] == b"{":
+        return "activitywatch"
+    raise SourceError(f"{path}: not a capture database or export (neither SQLite nor JSON)")
+
+
+def _sqlite_family(path: Path) -> str:
+    conn = connect_ro(path)
+    try:
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        names = tables(conn)
+    except sqlite3.DatabaseError as exc:
+        raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
+    finally:
+        conn.close()
+    if app_id == APPLICATION_ID or {"snapshots", "input_events"} <= names:
+        return "native"
+    if "frames" in names:
+        return "screenpipe"
+    if {"buckets", "events"} <= names:
+        return "activitywatch"
+    shown = ", ".join(sorted(names)[:6]) or "none"
+    raise SourceError(f"{path}: SQLite database of an unknown family (tables: {shown})")
+
+
+def open_source(path: str | Path, kind: str | None = None) -> Source:
+    """Open a capture store read-only; ``kind`` forces a family instead of detecting it."""
+    p = Path(path).expanduser()
+    family = kind or detect(p)
+    if family == "native":
+        from .native import NativeSource
+
+        return NativeSource(p)
+    if family == "screenpipe":
+        from .screenpipe import ScreenpipeSource
+
+        return ScreenpipeSource(p)
+    if family == "activitywatch":
+        from .activitywatch import AWExportSource, AWSqliteSource
+
+        if not p.exists():
+            raise SourceError(f"{p}: no such file")
+        with p.open("rb") as fh:
+            is_sqlite = fh.read(16) == _SQLITE_MAGIC
+        return AWSqliteSource(p) if is_sqlite else AWExportSource(p)
+    raise SourceError(f"unknown source kind {family!r} (known: {', '.join(SOURCE_KINDS)})")
+
+
+__all__ = ["SOURCE_KINDS", "Source", "detect", "open_source"]

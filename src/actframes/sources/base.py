@@ -1,0 +1,54 @@
+"""What every source reader offers, and helpers they share."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import SourceError
+from ..model import Capture
+
+# Rows this far outside the requested window are read too, so a row just before the
+# window can credit time into it and the last row in it knows its successor.
+READ_MARGIN_MS = 300_000
+
+
+class Source(Protocol):
+    kind: str
+    path: Path
+
+    def read(self, start_ms: int, end_ms: int) -> Capture:
+        """Every record that can matter for [start_ms, end_ms): a superset is fine,
+        the compiler selects exactly."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def connect_ro(path: Path) -> sqlite3.Connection:
+    """Open a SQLite file read-only; the user's capture data is never written."""
+    if not path.exists():
+        raise SourceError(f"{path}: no such file")
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=5.0)
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
+    # Invalid UTF-8 in a text column must not abort the read: decode with replacement.
+    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    return conn
+
+
+def table_columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({quote_ident(table)})")}
+
+
+def tables(conn: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

@@ -1,0 +1,76 @@
+"""Reader for the native store the recorder writes (schema in ``capture/store.py``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..capture.store import SCHEMA_VERSION
+from ..errors import SourceError
+from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
+from ._rows import app_and_title, check_ms
+from .base import READ_MARGIN_MS, connect_ro, tables
+
+
+class NativeSource:
+    kind = "native"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = connect_ro(path)
+        version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise SourceError(
+                f"{path}: store schema {version} is newer than this actframes reads "
+                f"({SCHEMA_VERSION}); upgrade actframes"
+            )
+        missing = {"snapshots", "input_events", "afk"} - tables(self._conn)
+        if missing:
+            raise SourceError(f"{path}: native store lacks table(s) {', '.join(sorted(missing))}")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def read(self, start_ms: int, end_ms: int) -> Capture:
+        lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
+        cap = Capture(kind=self.kind, has_input=True, has_afk=True)
+        try:
+            self._read(cap, lo, hi, start_ms, end_ms)
+        except sqlite3.DatabaseError as exc:
+            raise SourceError(f"{self.path}: cannot read ({exc})") from exc
+        return cap
+
+    def _read(self, cap: Capture, lo: int, hi: int, start_ms: int, end_ms: int) -> None:
+        q = (
+            "SELECT id, ts_ms, app, title, url, device FROM snapshots"
+            " WHERE ts_ms >= ? AND ts_ms < ?"
+        )
+        for rid, ts_raw, app_raw, title_raw, url, device in self._conn.execute(q, (lo, hi)):
+            ts = check_ms(ts_raw, "snapshots", rid)
+            if isinstance(ts, Rejected):
+                cap.rejected.append(ts)
+                continue
+            app, title = app_and_title(app_raw, title_raw)
+            if not app:
+                cap.rejected.append(Rejected("snapshots", str(rid), "empty app name", ts))
+                continue
+            url = url.strip() if isinstance(url, str) and url.strip() else None
+            cap.snapshots.append(Snapshot(rid, ts, app, title, url, device or ""))
+        q = (
+            "SELECT id, ts_ms, kind, count, app, device FROM input_events"
+            " WHERE ts_ms >= ? AND ts_ms < ?"
+        )
+        for rid, ts_raw, kind, count, app_raw, device in self._conn.execute(q, (lo, hi)):
+            if kind not in INPUT_KINDS:
+                continue
+            ts = check_ms(ts_raw, "input_events", rid)
+            if isinstance(ts, Rejected):
+                cap.rejected.append(ts)
+                continue
+            n = count if isinstance(count, int) and count > 0 else 1
+            app, _ = app_and_title(app_raw, None)
+            cap.events.append(InputEvent(rid, ts, kind, app or None, device or None, n))
+        q = "SELECT start_ms, end_ms FROM afk WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms"
+        for s, e in self._conn.execute(q, (start_ms, end_ms)):
+            if isinstance(s, int) and isinstance(e, int) and e > s:
+                cap.afk.append(Span(s, e))

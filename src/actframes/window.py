@@ -1,0 +1,98 @@
+"""Time windows: a local calendar day in an IANA zone, or an explicit span.
+
+Days are resolved with the zone's own rules, so a day that loses or gains an hour to
+daylight saving is 23 or 25 hours long. Nothing here reads the machine's zone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import UsageError
+from .timeparse import TimestampError, parse_iso_ms
+
+
+class WindowError(UsageError, ValueError):
+    """A day, zone or span the user asked for that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    start_ms: int
+    end_ms: int
+    tz: str
+    day: str | None = None
+
+
+def zone(name: str) -> ZoneInfo:
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        raise WindowError(f"unknown time zone: {name!r}")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise WindowError(f"unknown time zone: {name!r}") from exc
+
+
+def parse_day(text: str) -> date:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise WindowError(f"not a date (YYYY-MM-DD): {text!r}")
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise WindowError(f"no such date: {text!r}") from exc
+
+
+def day_window(day: str, tz: str) -> Window:
+    """The local calendar day ``day`` in zone ``tz`` as [midnight, next midnight)."""
+    d = parse_day(day)
+    z = zone(tz)
+    start = datetime(d.year, d.month, d.day, tzinfo=z)
+    nxt = d + timedelta(days=1)
+    end = datetime(nxt.year, nxt.month, nxt.day, tzinfo=z)
+    return Window(_ms(start), _ms(end), tz, day)
+
+
+def span_window(start: str, end: str, tz: str) -> Window:
+    """An explicit span; times without an offset are local to ``tz``."""
+    s = parse_local(start, tz)
+    e = parse_local(end, tz)
+    if e <= s:
+        raise WindowError(f"window ends before it starts: {start} .. {end}")
+    return Window(s, e, tz)
+
+
+def parse_local(text: str, tz: str) -> int:
+    """An instant given as a date, a local date-time, or ISO-8601 with an offset."""
+    z = zone(tz)
+    t = text.strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
+        d = parse_day(t)
+        return _ms(datetime(d.year, d.month, d.day, tzinfo=z))
+    if re.search(r"(Z|[+-]\d{2}:?\d{2})$", t):
+        try:
+            return parse_iso_ms(t)
+        except TimestampError as exc:
+            raise WindowError(str(exc)) from exc
+    try:
+        naive = datetime.fromisoformat(t)
+    except ValueError as exc:
+        raise WindowError(f"not a date-time: {text!r}") from exc
+    return _ms(naive.replace(tzinfo=z))
+
+
+def hours_window(hours: float, now_ms: int, tz: str) -> Window:
+    if not 0 < hours <= 24 * 31:
+        raise WindowError("--hours must be between 0 and 744")
+    zone(tz)
+    return Window(now_ms - int(hours * 3_600_000), now_ms, tz)
+
+
+def local_day_of(ts_ms: int, tz: str) -> str:
+    return datetime.fromtimestamp(ts_ms / 1000, zone(tz)).date().isoformat()
+
+
+def _ms(dt: datetime) -> int:
+    return int(dt.astimezone(UTC).timestamp()) * 1000
