@@ -3,11 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .sources import Source, open_source
 from .window import Window, day_window, span_window
+
+if TYPE_CHECKING:
+    from .emit.context import parse_context, to_context
+    from .emit.json_out import to_json
+    from .emit.markdown import to_markdown
+    from .emit.yaml_out import to_yaml
+
+# Emitters load on first use, so a command that prints JSON never imports the rest.
+_EMITTERS = {
+    "to_json": ".emit.json_out",
+    "to_yaml": ".emit.yaml_out",
+    "to_markdown": ".emit.markdown",
+    "to_context": ".emit.context",
+    "parse_context": ".emit.context",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EMITTERS:
+        import importlib
+
+        return getattr(importlib.import_module(_EMITTERS[name], __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def compile_window(source: Source, window: Window, options: Options | None = None) -> Doc:
@@ -39,5 +63,10 @@ __all__ = [
     "compile_window",
     "day_window",
     "open_source",
+    "parse_context",
     "span_window",
+    "to_context",
+    "to_json",
+    "to_markdown",
+    "to_yaml",
 ]

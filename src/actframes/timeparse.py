@@ -22,8 +22,9 @@ _ISO = re.compile(
 )
 
 
+_BAD_OFFSET_MINUTES = re.compile(r"[+-]\d{2}:?[6-9]\d\Z")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
+_US = timedelta(microseconds=1)
 
 
 class TimestampError(ValueError):
@@ -34,7 +35,8 @@ def parse_iso_ms(text: str, *, naive_is_utc: bool = True) -> int:
     """Parse an ISO-8601 timestamp to UTC epoch milliseconds.
 
     A timestamp without an offset is taken as UTC (what screenpipe-style stores write).
-    Fractions beyond milliseconds are truncated toward the earlier instant.
+    Fractions beyond milliseconds are rounded to the nearest millisecond, half up, as
+    SQLite's own date functions do (a screenpipe reader parses most rows there).
     """
     # Fast path: the C parser handles the usual shapes; the regex below handles the rest
     # (offsets without a colon, "UTC", a comma before the fraction, leap seconds).
@@ -47,16 +49,17 @@ def parse_iso_ms(text: str, *, naive_is_utc: bool = True) -> int:
             if not naive_is_utc:
                 raise TimestampError(f"timestamp has no UTC offset: {text[:40]!r}")
             dt = dt.replace(tzinfo=UTC)
-        if len(text) >= 16:  # a bare date is not a timestamp
-            return (dt - _EPOCH) // _MS
+        # A bare date is not a timestamp; offset minutes over 59 are refused below.
+        if len(text) >= 16 and not _BAD_OFFSET_MINUTES.search(text):
+            return ((dt - _EPOCH) // _US + 500) // 1000
     m = _ISO.match(text.strip())
     if m is None:
         raise TimestampError(f"not an ISO-8601 timestamp: {text[:40]!r}")
     year, month, day, hour, minute = (int(m.group(i)) for i in range(1, 6))
     second = int(m.group(6) or 0)
     frac = m.group(7) or ""
-    millis = int((frac + "000")[:3])
-    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+    millis = int((frac + "000")[:3]) + (1 if frac[3:4] >= "5" else 0)
+    if year < 1 or not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
         raise TimestampError(f"no such date: {text[:40]!r}")
     if hour > 23 or minute > 59 or second > 60:
         raise TimestampError(f"no such time: {text[:40]!r}")

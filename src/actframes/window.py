@@ -49,10 +49,13 @@ def day_window(day: str, tz: str) -> Window:
     """The local calendar day ``day`` in zone ``tz`` as [midnight, next midnight)."""
     d = parse_day(day)
     z = zone(tz)
-    start = datetime(d.year, d.month, d.day, tzinfo=z)
-    nxt = d + timedelta(days=1)
-    end = datetime(nxt.year, nxt.month, nxt.day, tzinfo=z)
-    return Window(_ms(start), _ms(end), tz, day)
+    try:
+        start = datetime(d.year, d.month, d.day, tzinfo=z)
+        nxt = d + timedelta(days=1)
+        end = datetime(nxt.year, nxt.month, nxt.day, tzinfo=z)
+        return Window(_ms(start), _ms(end), tz, day)
+    except OverflowError as exc:
+        raise WindowError(f"date out of range: {day!r}") from exc
 
 
 def span_window(start: str, end: str, tz: str) -> Window:
@@ -69,8 +72,7 @@ def parse_local(text: str, tz: str) -> int:
     z = zone(tz)
     t = text.strip()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
-        d = parse_day(t)
-        return _ms(datetime(d.year, d.month, d.day, tzinfo=z))
+        return day_window(t, tz).start_ms
     if re.search(r"(Z|[+-]\d{2}:?\d{2})$", t):
         try:
             return parse_iso_ms(t)
@@ -95,4 +97,7 @@ def local_day_of(ts_ms: int, tz: str) -> str:
 
 
 def _ms(dt: datetime) -> int:
-    return int(dt.astimezone(UTC).timestamp()) * 1000
+    try:
+        return int(dt.astimezone(UTC).timestamp()) * 1000
+    except (OverflowError, ValueError) as exc:
+        raise WindowError(f"date out of range: {dt.date().isoformat()}") from exc

@@ -60,22 +60,44 @@ def attribute(
     by_stream: dict[str, list[Piece]], events: Sequence[InputEvent], win_start: int, win_end: int
 ) -> Unattributed:
     holds = {dev: _Holds(pieces) for dev, pieces in by_stream.items()}
-    devices = sorted(holds)
+    if len(holds) == 1 and all(e.device is None or e.device in holds for e in events):
+        return _attribute_one_stream(next(iter(holds.values())), events, win_start, win_end)
+    return _attribute_any(holds, events, win_start, win_end)
+
+
+def _attribute_any(
+    holds: dict[str, _Holds], events: Sequence[InputEvent], win_start: int, win_end: int
+) -> Unattributed:
+    all_holds = [holds[d] for d in sorted(holds)]
+    app_cf: dict[int, str] = {}  # piece identity -> case-folded app
     un = Unattributed()
-    for ev in sorted(events, key=lambda e: (e.ts_ms, e.event_id)):
-        if not win_start <= ev.ts_ms < win_end:
+    # Each event is judged on its own, so the order of events does not matter.
+    for ev in events:
+        t = ev.ts_ms
+        if not win_start <= t < win_end:
             continue
         field_name = INPUT_FIELDS[ev.kind]
-        scope = [ev.device] if ev.device is not None and ev.device in holds else devices
-        candidates = [p for d in scope if (p := holds[d].at(ev.ts_ms)) is not None]
+        dev_holds = holds.get(ev.device) if ev.device is not None else None
+        scope = [dev_holds] if dev_holds is not None else all_holds
         chosen: Piece | None = None
-        if ev.app is None:
-            chosen = candidates[0] if candidates else None
-        else:
-            want = ev.app.casefold()
-            chosen = next((p for p in candidates if p.app.casefold() == want), None)
+        seen_any = False
+        want = ev.app.casefold() if ev.app is not None else None
+        for h in scope:
+            p = h.at(t)
+            if p is None:
+                continue
+            seen_any = True
+            if want is None:
+                chosen = p
+                break
+            cf = app_cf.get(id(p))
+            if cf is None:
+                cf = app_cf[id(p)] = p.app.casefold()
+            if cf == want:
+                chosen = p
+                break
         if chosen is None:
-            reason = APP_MISMATCH if candidates else NO_FRAME
+            reason = APP_MISMATCH if seen_any else NO_FRAME
             un.reasons[reason] = un.reasons.get(reason, 0) + 1
             un.input[field_name] = un.input.get(field_name, 0) + ev.count
             un.event_ids.append(ev.event_id)
@@ -83,3 +105,46 @@ def attribute(
             chosen.input[field_name] = chosen.input.get(field_name, 0) + ev.count
             chosen.event_ids.append(ev.event_id)
     return un
+
+
+def _attribute_one_stream(
+    holds: _Holds, events: Sequence[InputEvent], win_start: int, win_end: int
+) -> Unattributed:
+    """The same rule as ``attribute`` for a capture with one stream, as one merge-like
+    walk over events in time order: a day has tens of thousands of events."""
+    un = Unattributed()
+    spans = holds.spans
+    n = len(spans)
+    k = -1
+    next_start = spans[0][0] if n else None
+    app_cf: dict[int, str] = {}
+    for ev in sorted(events, key=_by_time):
+        t = ev.ts_ms
+        if not win_start <= t < win_end:
+            continue
+        while next_start is not None and next_start <= t:
+            k += 1
+            next_start = spans[k + 1][0] if k + 1 < n else None
+        piece: Piece | None = None
+        if k >= 0:
+            start, end, p = spans[k]
+            if t < end or t == start:
+                piece = p
+        field_name = INPUT_FIELDS[ev.kind]
+        if piece is not None and ev.app is not None:
+            cf = app_cf.get(id(piece))
+            if cf is None:
+                cf = app_cf[id(piece)] = piece.app.casefold()
+            if cf != ev.app.casefold():
+                un.reasons[APP_MISMATCH] = un.reasons.get(APP_MISMATCH, 0) + 1
+                piece = None
+        elif piece is None:
+            un.reasons[NO_FRAME] = un.reasons.get(NO_FRAME, 0) + 1
+        target = un.input if piece is None else piece.input
+        target[field_name] = target.get(field_name, 0) + ev.count
+        (un.event_ids if piece is None else piece.event_ids).append(ev.event_id)
+    return un
+
+
+def _by_time(ev: InputEvent) -> int:
+    return ev.ts_ms

@@ -228,7 +228,7 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
             span, dur = line[len(kind) + 1 :].rsplit(" ", 1)
             start, end = _split_span(span)
             out["gaps" if kind == "gap" else "away"].append(
-                {"start": start, "end": end, "s": parsefmt_dur(dur)}
+                {"start": start, "end": end, "s": parse_dur(dur)}
             )
             return section
     if line == LEDGER_HEAD:
@@ -244,13 +244,13 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
         if not m:
             raise ValueError("bad omitted line")
         out["omitted"].append(
-            {"frames": int(m.group(1)), "active_s": parsefmt_dur(m.group(2)), "why": m.group(3)}
+            {"frames": int(m.group(1)), "active_s": parse_dur(m.group(2)), "why": m.group(3)}
         )
         return section
     if line.startswith("- ") and section == "ledger":
         app, site, dur, inp = split_fields(line[2:])
         out["ledger"].append(
-            {"app": _uq(app), "site": _uq(site), "active_s": parsefmt_dur(dur), **_parse_input(inp)}
+            {"app": _uq(app), "site": _uq(site), "active_s": parse_dur(dur), **_parse_input(inp)}
         )
         return section
     if line.startswith("- ") and section == "frames":
@@ -279,7 +279,7 @@ def _parse_coverage(line: str) -> dict[str, Any]:
     return {
         "first": first,
         "last": last,
-        "active_s": parsefmt_dur(active.removeprefix("active ")),
+        "active_s": parse_dur(active.removeprefix("active ")),
         "rows": int(rows.split()[0]),
         "input_events": int(events.split()[0]),
         "unattributed": int(un.removeprefix("unattributed ")),
@@ -295,7 +295,7 @@ def _parse_frame(body: str) -> dict[str, Any]:
         "end": end,
         "app": _uq(app),
         "site": _uq(site),
-        "active_s": parsefmt_dur(dur),
+        "active_s": parse_dur(dur),
         "input": _parse_input(inp),
         "titles": [] if titles == "-" else [_uq(t) for t in _split_items(titles)],
         "pages": [] if pages == "-" else _split_items(pages),
@@ -303,7 +303,7 @@ def _parse_frame(body: str) -> dict[str, Any]:
     }
 
 
-def parsefmt_dur(text: str) -> int:
+def parse_dur(text: str) -> int:
     m = _DUR.match(text.strip())
     if not m:
         raise ValueError(f"bad duration {text!r}")

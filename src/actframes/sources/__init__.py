@@ -29,7 +29,7 @@ def detect(path: Path) -> str:
         raise SourceError(f"{path}: empty file")
     if head.startswith(_SQLITE_MAGIC):
         return _sqlite_family(path)
-    if head.lstrip()[:1] == b"{":
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{":
         return "activitywatch"
     raise SourceError(f"{path}: not a capture database or export (neither SQLite nor JSON)")
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from ..model import Rejected
 from ..text import clean_name, clip_title
 from ..timeparse import TimestampError, check_range, parse_iso_ms
+
+T = TypeVar("T", bound=tuple[Any, ...])
 
 
 def parse_ts(value: object, table: str, row: object) -> int | Rejected:
@@ -30,11 +34,50 @@ def check_ms(value: object, table: str, row: object) -> int | Rejected:
     return value
 
 
-def app_and_title(app: object, title: object) -> tuple[str, str]:
-    return clean_name(app), clip_title(clean_name(title))
+class Names:
+    """Cleans app names and titles once per distinct stored value: a day repeats a few
+    hundred values over thousands of rows."""
+
+    def __init__(self) -> None:
+        self._apps: dict[object, str] = {}
+        self._titles: dict[object, str] = {}
+
+    def app(self, raw: object) -> str:
+        got = self._apps.get(raw)
+        if got is None:
+            got = self._apps[raw] = clean_name(raw)
+        return got
+
+    def title(self, raw: object) -> str:
+        got = self._titles.get(raw)
+        if got is None:
+            got = self._titles[raw] = clip_title(clean_name(raw))
+        return got
 
 
 def _reason(exc: TimestampError) -> str:
     # Reasons are grouped in the document, so they must not carry the row's own value.
     msg = str(exc)
     return msg.split(":", 1)[0] if ": " in msg else msg
+
+
+def first_of_each_id(records: list[T], table: str) -> tuple[list[T], list[Rejected]]:
+    """Keep one record per id — the least by its fields, so the choice never depends on
+    the order rows sit in the file — and reject the others as duplicates."""
+    ids = [r[0] for r in records]
+    if len(set(ids)) == len(ids):
+        return records, []
+    best: dict[object, T] = {}
+    for r in records:
+        cur = best.get(r[0])
+        if cur is None or _order_key(r) < _order_key(cur):
+            best[r[0]] = r
+    kept = [r for r in records if best[r[0]] is r]
+    dropped = [
+        Rejected(table, str(r[0]), "duplicate id", r[1]) for r in records if best[r[0]] is not r
+    ]
+    return kept, dropped
+
+
+def _order_key(record: tuple[Any, ...]) -> tuple[str, ...]:
+    return tuple("" if v is None else f"{type(v).__name__}:{v}" for v in record[1:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import SourceError
 from ..model import Capture
@@ -37,9 +37,24 @@ def connect_ro(path: Path) -> sqlite3.Connection:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
-    # Invalid UTF-8 in a text column must not abort the read: decode with replacement.
-    conn.text_factory = lambda b: b.decode("utf-8", "replace")
     return conn
+
+
+def fetch(conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
+    """All rows of a query. Invalid UTF-8 in a text column must not abort the read: on the
+    first decode failure the connection switches to decoding with replacement (U+FFFD),
+    which is slower, so clean stores keep the fast default."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "decode" not in str(exc):
+            raise
+        conn.text_factory = _decode_replacing
+        return conn.execute(sql, params).fetchall()
+
+
+def _decode_replacing(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def table_columns(conn: sqlite3.Connection, table: str) -> set[str]:

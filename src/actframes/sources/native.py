@@ -8,8 +8,14 @@ from pathlib import Path
 from ..capture.store import SCHEMA_VERSION
 from ..errors import SourceError
 from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
-from ._rows import app_and_title, check_ms
-from .base import READ_MARGIN_MS, connect_ro, tables
+from ..timeparse import MAX_TS_MS, MIN_TS_MS
+from ._rows import Names, check_ms
+from .base import READ_MARGIN_MS, connect_ro, fetch, tables
+
+# Rows that can never be placed in a day are read for every window, so each reports them.
+_UNPLACEABLE = (
+    f"(typeof(ts_ms) != 'integer' OR ts_ms < {MIN_TS_MS} OR ts_ms >= {MAX_TS_MS})"
+)
 
 
 class NativeSource:
@@ -41,36 +47,36 @@ class NativeSource:
         return cap
 
     def _read(self, cap: Capture, lo: int, hi: int, start_ms: int, end_ms: int) -> None:
+        names = Names()
         q = (
             "SELECT id, ts_ms, app, title, url, device FROM snapshots"
-            " WHERE ts_ms >= ? AND ts_ms < ?"
+            f" WHERE (ts_ms >= ? AND ts_ms < ?) OR {_UNPLACEABLE}"
         )
-        for rid, ts_raw, app_raw, title_raw, url, device in self._conn.execute(q, (lo, hi)):
+        for rid, ts_raw, app_raw, title_raw, url, device in fetch(self._conn, q, (lo, hi)):
             ts = check_ms(ts_raw, "snapshots", rid)
             if isinstance(ts, Rejected):
                 cap.rejected.append(ts)
                 continue
-            app, title = app_and_title(app_raw, title_raw)
+            app = names.app(app_raw)
             if not app:
                 cap.rejected.append(Rejected("snapshots", str(rid), "empty app name", ts))
                 continue
             url = url.strip() if isinstance(url, str) and url.strip() else None
-            cap.snapshots.append(Snapshot(rid, ts, app, title, url, device or ""))
+            cap.snapshots.append(Snapshot(rid, ts, app, names.title(title_raw), url, device or ""))
+        kinds = ",".join(f"'{k}'" for k in INPUT_KINDS)
         q = (
             "SELECT id, ts_ms, kind, count, app, device FROM input_events"
-            " WHERE ts_ms >= ? AND ts_ms < ?"
+            f" WHERE ((ts_ms >= ? AND ts_ms < ?) OR {_UNPLACEABLE}) AND kind IN ({kinds})"
         )
-        for rid, ts_raw, kind, count, app_raw, device in self._conn.execute(q, (lo, hi)):
-            if kind not in INPUT_KINDS:
-                continue
+        for rid, ts_raw, kind, count, app_raw, device in fetch(self._conn, q, (lo, hi)):
             ts = check_ms(ts_raw, "input_events", rid)
             if isinstance(ts, Rejected):
                 cap.rejected.append(ts)
                 continue
             n = count if isinstance(count, int) and count > 0 else 1
-            app, _ = app_and_title(app_raw, None)
-            cap.events.append(InputEvent(rid, ts, kind, app or None, device or None, n))
+            ev_app = names.app(app_raw) or None
+            cap.events.append(InputEvent(rid, ts, kind, ev_app, device or None, n))
         q = "SELECT start_ms, end_ms FROM afk WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms"
-        for s, e in self._conn.execute(q, (start_ms, end_ms)):
+        for s, e in fetch(self._conn, q, (start_ms, end_ms)):
             if isinstance(s, int) and isinstance(e, int) and e > s:
                 cap.afk.append(Span(s, e))

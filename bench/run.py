@@ -1,0 +1,390 @@
+"""Benchmarks for actframes, side by side with the reference package.
+
+``make bench`` runs ``.venv/bin/python bench/run.py``. Each benchmark is a named function
+in ``BENCHMARKS``; ``--only NAME`` runs some of them, ``--list`` names them all. Results
+are printed as a table and written to ``.bench/results.json``. See bench/README.md.
+
+Whole processes are timed (start-up, reading, compiling, writing JSON), because that is
+what a user or an agent waits for. The reference is ``activity-frames==0.2.2`` in its
+own virtualenv (``.bench/ref-venv``) so it never touches ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from actframes.simulate import simulate_day, write_screenpipe
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_DIR = ROOT / ".bench"
+DATA_DIR = BENCH_DIR / "data"
+RESULTS = BENCH_DIR / "results.json"
+REF_VENV = BENCH_DIR / "ref-venv"
+REF_PACKAGE = "activity-frames==0.2.2"
+REF_VERSION = "0.2.2"
+
+# The simulated day every benchmark compiles, in UTC so both tools agree on the day.
+DAY = "2026-03-10"
+TZ = "UTC"
+SEED = 7
+
+SPEEDUP_TARGET = 5.0  # ref wall time / ours, at 2.6k and 26k rows
+MEMORY_TARGET_MB = 100.0  # our peak RSS at 100k rows, in MB (10^6 bytes)
+MEMORY_RUNS = 3  # peak memory hardly varies between runs; three is plenty
+
+
+# ---------------------------------------------------------------------------- tools
+
+
+@dataclass(frozen=True)
+class Tool:
+    """How to run one implementation's ``day`` command on a database."""
+
+    name: str
+    argv: Callable[[Path], list[str]]
+    env: Callable[[Path], dict[str, str]]
+
+
+def ours_tool() -> Tool:
+    exe = Path(sys.executable).parent / "actframes"
+    return Tool(
+        name="actframes",
+        argv=lambda db: [str(exe), "day", DAY, "--db", str(db), "--tz", TZ, "--format", "json"],
+        env=lambda db: {**os.environ, "TZ": TZ},
+    )
+
+
+def ref_tool(aframes: Path) -> Tool:
+    return Tool(
+        name="aframes",
+        argv=lambda db: [str(aframes), "day", DAY, "-f", "json"],
+        env=lambda db: {**os.environ, "TZ": TZ, "AFRAMES_DB": str(db)},
+    )
+
+
+def ensure_ref() -> Path | None:
+    """The reference CLI, installed into its own venv on first use; None if impossible."""
+    aframes = REF_VENV / "bin" / "aframes"
+    if not aframes.exists():
+        print(f"installing {REF_PACKAGE} into {REF_VENV} ...", flush=True)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(REF_VENV)], check=True)
+            pip = [str(REF_VENV / "bin" / "python"), "-m", "pip", "install", "-q", REF_PACKAGE]
+            subprocess.run(pip, check=True, timeout=900)
+        except (OSError, subprocess.SubprocessError) as exc:
+            print(f"reference {REF_PACKAGE} could not be installed ({exc}); timing ours alone")
+            return None
+    try:
+        out = subprocess.run([str(aframes), "--version"], capture_output=True, text=True)
+    except OSError as exc:
+        print(f"reference CLI does not run ({exc}); timing ours alone")
+        return None
+    if REF_VERSION not in out.stdout + out.stderr:
+        print(f"reference CLI is not {REF_VERSION} ({out.stdout.strip()}); timing ours alone")
+        return None
+    return aframes
+
+
+# ---------------------------------------------------------------------------- datasets
+
+
+def _generator_digest() -> str:
+    """A digest of the simulator's source: a changed generator means new databases."""
+    import actframes.simulate as sim
+
+    h = hashlib.sha256()
+    for f in sorted(Path(sim.__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def dataset(rows: int) -> Path:
+    """A screenpipe-style database of one simulated day with about ``rows`` frames.
+
+    Cached under .bench/data by (day, rows, seed, generator digest); built into a temporary
+    name and renamed, so an interrupted build never leaves a half-written database.
+    """
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    stem = f"sp-{DAY}-r{rows}-s{SEED}"
+    path = DATA_DIR / f"{stem}-{_generator_digest()}.db"
+    if path.exists():
+        return path
+    for stale in DATA_DIR.glob(f"{stem}-*.db"):
+        stale.unlink()
+    print(f"building {path.relative_to(ROOT)} ...", flush=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    write_screenpipe(tmp, simulate_day(DAY, TZ, seed=SEED, rows=rows))
+    tmp.rename(path)
+    return path
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+@dataclass(frozen=True)
+class Sample:
+    wall_s: float
+    maxrss_kib: int
+
+
+class RunFailed(RuntimeError):
+    pass
+
+
+def run_once(tool: Tool, db: Path, stdout: int = subprocess.DEVNULL) -> Sample:
+    """One whole process: wall time around it, and its peak RSS from ``wait4``."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            tool.argv(db), stdout=stdout, stderr=err, env=tool.env(db), cwd=BENCH_DIR
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        if proc.returncode != 0:
+            err.seek(0)
+            tail = err.read().decode(errors="replace").strip().splitlines()[-3:]
+            raise RunFailed(f"{tool.name} exited {proc.returncode}: {' | '.join(tail)}")
+    # ru_maxrss is in KiB on Linux.
+    return Sample(wall, int(usage.ru_maxrss))
+
+
+def warm_up(tool: Tool, db: Path) -> int:
+    """One untimed run that also checks the output is a JSON document; returns its frames."""
+    with tempfile.TemporaryFile() as out:
+        run_once(tool, db, stdout=out.fileno())
+        out.seek(0)
+        try:
+            doc = json.loads(out.read())
+        except ValueError as exc:
+            raise RunFailed(f"{tool.name} did not print JSON ({exc})") from exc
+    frames = doc.get("frames") if isinstance(doc, dict) else None
+    return len(frames) if isinstance(frames, list) else -1
+
+
+@dataclass
+class Series:
+    tool: str
+    frames: int = -1
+    samples: list[Sample] = field(default_factory=list)
+    error: str | None = None
+
+    def summary(self) -> dict[str, Any]:
+        if self.error:
+            return {"tool": self.tool, "error": self.error}
+        walls = [s.wall_s for s in self.samples]
+        return {
+            "tool": self.tool,
+            "frames": self.frames,
+            "runs": len(walls),
+            "median_s": round(statistics.median(walls), 4),
+            "min_s": round(min(walls), 4),
+            "max_s": round(max(walls), 4),
+            "peak_rss_mb": round(max(s.maxrss_kib for s in self.samples) * 1024 / 1e6, 1),
+        }
+
+
+def side_by_side(ours: Tool, ref: Tool | None, db: Path, runs: int) -> list[Series]:
+    """One warm-up each, then ``runs`` pairs whose order alternates (AB, BA, ...) so slow
+    drift of the machine falls on both sides alike."""
+    tools = [ours] + ([ref] if ref else [])
+    series = [Series(t.name) for t in tools]
+    for t, s in zip(tools, series, strict=True):
+        try:
+            s.frames = warm_up(t, db)
+        except RunFailed as exc:
+            s.error = str(exc)
+    live = [(t, s) for t, s in zip(tools, series, strict=True) if not s.error]
+    for i in range(runs):
+        for t, s in live if i % 2 == 0 else live[::-1]:
+            s.samples.append(run_once(t, db))
+    return series
+
+
+def pair_ratios(ours: Series, ref: Series) -> list[float]:
+    return [r.wall_s / o.wall_s for o, r in zip(ours.samples, ref.samples, strict=True)]
+
+
+# ---------------------------------------------------------------------------- benchmarks
+
+
+@dataclass
+class Context:
+    runs: int
+    ours: Tool
+    ref: Tool | None
+
+
+BenchFunc = Callable[[Context], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    description: str
+    func: BenchFunc
+
+
+BENCHMARKS: dict[str, Benchmark] = {}
+
+
+def benchmark(name: str, description: str) -> Callable[[BenchFunc], BenchFunc]:
+    """Register a benchmark under ``name``; it returns a JSON-able result with "rows"."""
+
+    def register(func: BenchFunc) -> BenchFunc:
+        BENCHMARKS[name] = Benchmark(name, description, func)
+        return func
+
+    return register
+
+
+def _describe(db: Path) -> dict[str, Any]:
+    """What a benchmark ran on: the database and its actual row counts."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        frames = conn.execute("SELECT count(*) FROM frames").fetchone()[0]
+        events = conn.execute("SELECT count(*) FROM ui_events").fetchone()[0]
+    return {"rows": int(frames), "input_events": int(events), "db": str(db.relative_to(ROOT))}
+
+
+def _day_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
+    db = dataset(rows)
+    series = side_by_side(ctx.ours, ctx.ref, db, ctx.runs)
+    result = _describe(db)
+    result["ours"] = series[0].summary()
+    if len(series) > 1:
+        result["ref"] = series[1].summary()
+        if series[0].samples and series[1].samples:
+            ratio = statistics.median(pair_ratios(series[0], series[1]))
+            result["speedup"] = round(ratio, 2)
+            result["target"] = f"speed-up >= {SPEEDUP_TARGET:g}x"
+            result["met"] = ratio >= SPEEDUP_TARGET
+    return result
+
+
+@benchmark("day-2.6k", "one ordinary day (~2.6k frames): `day --format json`, ours vs reference")
+def bench_day_small(ctx: Context) -> dict[str, Any]:
+    return _day_vs_ref(ctx, 2_600)
+
+
+@benchmark("day-26k", "one dense day (~26k frames): `day --format json`, ours vs reference")
+def bench_day_dense(ctx: Context) -> dict[str, Any]:
+    return _day_vs_ref(ctx, 26_000)
+
+
+@benchmark("mem-100k", "our peak RSS and wall time on a ~100k-frame day")
+def bench_memory(ctx: Context) -> dict[str, Any]:
+    rows = 100_000
+    db = dataset(rows)
+    series = side_by_side(ctx.ours, None, db, min(ctx.runs, MEMORY_RUNS))[0]
+    result = _describe(db)
+    result["ours"] = series.summary()
+    if series.samples:
+        peak = result["ours"]["peak_rss_mb"]
+        result["target"] = f"peak RSS <= {MEMORY_TARGET_MB:g} MB"
+        result["met"] = peak <= MEMORY_TARGET_MB
+    return result
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def _fmt_s(side: dict[str, Any] | None) -> str:
+    if side is None:
+        return "-"
+    return "FAILED" if "error" in side else f"{side['median_s'] * 1000:.0f} ms"
+
+
+def _fmt_mb(side: dict[str, Any] | None) -> str:
+    return "-" if side is None or "error" in side else f"{side['peak_rss_mb']:.1f} MB"
+
+
+def print_table(results: dict[str, dict[str, Any]]) -> None:
+    head = ("benchmark", "rows", "ours", "ref", "speed-up", "ours RSS", "ref RSS", "target", "")
+    rows = [head]
+    for name, r in results.items():
+        met = r.get("met")
+        rows.append(
+            (
+                name,
+                f"{r['rows']:,}",
+                _fmt_s(r.get("ours")),
+                _fmt_s(r.get("ref")),
+                f"{r['speedup']:.2f}x" if "speedup" in r else "-",
+                _fmt_mb(r.get("ours")),
+                _fmt_mb(r.get("ref")),
+                r.get("target", "-"),
+                "" if met is None else ("met" if met else "MISSED"),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    for name, r in results.items():
+        for side in ("ours", "ref"):
+            if side in r and "error" in r[side]:
+                print(f"{name}: {r[side]['error']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--runs", type=int, default=7, help="timed runs per tool (default 7)")
+    ap.add_argument("--only", action="append", default=[], metavar="NAME",
+                    help="run only this benchmark (repeatable, or comma-separated)")  # fmt: skip
+    ap.add_argument("--no-ref", action="store_true", help="time ours alone")
+    ap.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    args = ap.parse_args(argv)
+    if args.list:
+        for b in BENCHMARKS.values():
+            print(f"{b.name:10}  {b.description}")
+        return 0
+    names = [n for arg in args.only for n in arg.split(",") if n] or list(BENCHMARKS)
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown or args.runs < 1:
+        ap.error(f"unknown benchmark(s): {', '.join(unknown)}" if unknown else "--runs >= 1")
+
+    BENCH_DIR.mkdir(exist_ok=True)
+    aframes = None if args.no_ref else ensure_ref()
+    ctx = Context(args.runs, ours_tool(), ref_tool(aframes) if aframes else None)
+    results: dict[str, dict[str, Any]] = {}
+    for name in names:
+        print(f"running {name} ...", flush=True)
+        results[name] = BENCHMARKS[name].func(ctx)
+    print()
+    print_table(results)
+    report = {
+        "config": {
+            "runs": args.runs,
+            "day": DAY,
+            "tz": TZ,
+            "seed": SEED,
+            "reference": REF_PACKAGE if aframes else None,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+        },
+        "benchmarks": results,
+    }
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwrote {RESULTS}")
+    failed = any("error" in r.get("ours", {}) for r in results.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

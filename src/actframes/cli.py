@@ -1,0 +1,322 @@
+"""The ``actframes`` command: a thin click shell over the library.
+
+Exit codes: 0 success, 1 a data problem (bad or unreadable store), 2 a usage problem.
+Errors are one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+from .errors import ActframesError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = ("json", "yaml", "md", "context")
+
+
+# ---------------------------------------------------------------- the edge: clock, zone, paths
+
+
+def default_db() -> Path:
+    env = os.environ.get("ACTFRAMES_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "actframes" / "capture.db"
+
+
+def machine_zone() -> str:
+    """The machine's IANA zone, resolved once here at the edge (never in the compiler)."""
+    from .window import WindowError, zone
+
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text().strip())
+    try:
+        link = os.readlink("/etc/localtime")
+        if "zoneinfo/" in link:
+            candidates.append(link.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        if not name:
+            continue
+        try:
+            zone(name)
+        except WindowError:
+            continue
+        return name
+    return "UTC"
+
+
+def now_ms() -> int:
+    import time
+
+    return time.time_ns() // 1_000_000
+
+
+def today(tz: str) -> str:
+    from .window import local_day_of
+
+    return local_day_of(now_ms(), tz)
+
+
+# ---------------------------------------------------------------- shared options
+
+
+def store_options(f: F) -> F:
+    f = click.option(
+        "--source",
+        type=click.Choice(["native", "screenpipe", "activitywatch"]),
+        help="Force the store family instead of detecting it from the file.",
+    )(f)
+    f = click.option(
+        "--tz",
+        metavar="ZONE",
+        help="IANA time zone for days and times (default: the machine's zone).",
+    )(f)
+    f = click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Capture store or export (default: $ACTFRAMES_DB, else the native store).",
+    )(f)
+    return f
+
+
+def _open(db: Path | None, source: str | None) -> Any:
+    from .sources import open_source
+
+    return open_source(db or default_db(), source)
+
+
+def _options(min_minutes: float) -> Any:
+    from .compile.pipeline import Options
+
+    if not math.isfinite(min_minutes) or min_minutes < 0:
+        raise UsageError("--min-minutes must be a finite number of minutes, at least 0")
+    return Options(min_active_s=round(min_minutes * 60))
+
+
+def _render(doc: dict[str, Any], fmt: str, budget: int) -> str:
+    if fmt == "json":
+        from .emit.json_out import to_json
+
+        return to_json(doc)
+    if fmt == "yaml":
+        from .emit.yaml_out import to_yaml
+
+        return to_yaml(doc)
+    if fmt == "md":
+        from .emit.markdown import to_markdown
+
+        return to_markdown(doc)
+    from .emit.context import to_context
+
+    return to_context(doc, budget)
+
+
+def _budget(budget: int) -> int:
+    if budget < 1:
+        raise UsageError("--budget must be a positive number of tokens")
+    return budget
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- commands
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="actframes")
+def cli() -> None:
+    """Compile screen-activity capture into deterministic activity frames."""
+
+
+@cli.command()
+@click.argument("date", required=False)
+@store_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True)
+@click.option(
+    "--min-minutes",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Hide frames with less active time (disclosed under 'omitted').",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=1500,
+    show_default=True,
+    help="Token budget (o200k) for --format context.",
+)
+def day(
+    date: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    fmt: str,
+    min_minutes: float,
+    budget: int,
+) -> None:
+    """Compile one local DATE (YYYY-MM-DD, default today) and print it."""
+    from .api import compile_day
+
+    zone = tz or machine_zone()
+    src = _open(db, source)
+    try:
+        doc = compile_day(src, date or today(zone), zone, _options(min_minutes))
+    finally:
+        src.close()
+    _out(_render(doc, fmt, _budget(budget)))
+
+
+@cli.command()
+@click.option("--hours", type=float, help="The last N hours (default 2).")
+@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
+@click.option("--until", metavar="TIME", help="End (default now).")
+@store_options
+@click.option(
+    "--budget", type=int, default=1500, show_default=True, help="Token budget (o200k tokens)."
+)
+@click.option("--min-minutes", type=float, default=0.0, show_default=True)
+def context(
+    hours: float | None,
+    since: str | None,
+    until: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    budget: int,
+    min_minutes: float,
+) -> None:
+    """Print the context block for a window of time (for a prompt)."""
+    from .api import compile_window
+    from .emit.context import to_context
+    from .window import Window, hours_window, parse_local
+
+    zone = tz or machine_zone()
+    if hours is not None and (since or until):
+        raise UsageError("give --hours or --since/--until, not both")
+    if since:
+        start = parse_local(since, zone)
+        end = parse_local(until, zone) if until else now_ms()
+        if end <= start:
+            raise UsageError("--until must be after --since")
+        window = Window(start, end, zone)
+    else:
+        if until:
+            raise UsageError("--until needs --since")
+        window = hours_window(hours if hours is not None else 2.0, now_ms(), zone)
+    src = _open(db, source)
+    try:
+        doc = compile_window(src, window, _options(min_minutes))
+    finally:
+        src.close()
+    _out(to_context(doc, _budget(budget)))
+
+
+@cli.command()
+@click.argument("date", required=False)
+@store_options
+def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
+    """Print the ledger of DATE (default today) as a table: time per app and site."""
+    from .api import compile_day
+
+    zone = tz or machine_zone()
+    src = _open(db, source)
+    try:
+        doc = compile_day(src, date or today(zone), zone)
+    finally:
+        src.close()
+    _out(ledger_table(doc))
+
+
+def ledger_table(doc: dict[str, Any]) -> str:
+    rows = [("APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
+    for e in doc["ledger"]:
+        rows.append(
+            (e["app"], e.get("site") or "-", _hms(e["active_s"]), str(e["keys"]), str(e["clicks"]))
+        )
+    total = doc["coverage"]["active_s"]
+    rows.append(("TOTAL", "", _hms(total), "", ""))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = []
+    for r in rows:
+        cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
+        cells += [r[i].rjust(widths[i]) for i in (2, 3, 4)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _hms(s: int) -> str:
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}"
+
+
+@cli.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("demo-out"),
+    show_default=True,
+    help="Folder for the demo store and its compiled outputs.",
+)
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--budget", type=int, default=1500, show_default=True)
+def demo(out: Path, seed: int, budget: int) -> None:
+    """Simulate a realistic workday, compile it, and show the result."""
+    from .demo import run_demo
+
+    _out(run_demo(out, seed=seed, budget=_budget(budget)))
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cli.main(args=argv, prog_name="actframes", standalone_mode=False)
+    except click.exceptions.Abort:
+        _fail("aborted", 1)
+    except click.ClickException as exc:
+        # click's own usage errors come as one line too; --help says the rest.
+        code = 2 if isinstance(exc, click.UsageError) else exc.exit_code
+        _fail(exc.format_message().replace("\n", " "), code)
+    except ActframesError as exc:
+        _fail(str(exc), exc.exit_code)
+    except BrokenPipeError:
+        # `actframes day | head` is not an error: stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except Exception as exc:
+        if os.environ.get("ACTFRAMES_DEBUG"):
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (ACTFRAMES_DEBUG=1 shows more)", 1)
+
+
+def _fail(message: str, code: int) -> None:
+    first = message.strip().splitlines()[0] if message.strip() else "error"
+    sys.stderr.write(f"actframes: error: {first}\n")
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

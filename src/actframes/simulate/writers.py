@@ -1,0 +1,395 @@
+"""Write simulated days into real files, shaped as the stores the sources read:
+
+- ``write_native``: the native store, through ``actframes.capture.store``;
+- ``write_screenpipe``: a screenpipe-style SQLite database (frames, ui_events, elements);
+- ``write_aw_export``: an ActivityWatch bucket export (JSON).
+
+Every writer refuses to overwrite an existing file: callers decide what to delete.
+Everything written is derived from the records alone (no clock, no randomness), so the
+same days give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from ..capture.store import open_store, write_afk, write_events, write_snapshots
+from ..model import CLICK, COPY, KEY, PASTE, SCROLL, InputEvent, Snapshot
+from ..window import zone
+from .generator import CHROME, CHROME_TITLE_SUFFIX, SimDay
+
+Days = SimDay | Sequence[SimDay]
+
+# ---------------------------------------------------------------------------- timestamps
+
+TS_STYLES = ("iso_z_micro", "iso_z", "space", "offset")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def format_ts(ts_ms: int, style: str = "iso_z_micro", tz: str = "UTC") -> str:
+    """Epoch ms as stored text.
+
+    iso_z_micro ``2026-03-10T08:14:03.123000+00:00`` (what the reference recorder writes),
+    iso_z ``2026-03-10T08:14:03.123Z``, space ``2026-03-10 08:14:03.123`` (UTC, no offset),
+    offset ``2026-03-10T09:14:03.123+01:00`` (local time in ``tz`` with its offset).
+    """
+    # timedelta arithmetic keeps whole milliseconds exact (no float seconds).
+    dt = _EPOCH + timedelta(milliseconds=ts_ms)
+    if style == "iso_z_micro":
+        return dt.isoformat(timespec="microseconds")
+    if style == "iso_z":
+        return dt.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+    if style == "space":
+        return dt.replace(tzinfo=None).isoformat(sep=" ", timespec="milliseconds")
+    if style == "offset":
+        return dt.astimezone(zone(tz)).isoformat(timespec="milliseconds")
+    raise ValueError(f"unknown ts_style {style!r}; one of {', '.join(TS_STYLES)}")
+
+
+# ---------------------------------------------------------------------------- native
+
+
+def write_native(path: str | Path, days: Days) -> Path:
+    """The native store (schema and writer functions of ``actframes.capture.store``)."""
+    p = _new_file(path)
+    conn = open_store(p)
+    try:
+        for day in _as_list(days):
+            write_snapshots(conn, day.snapshots)
+            write_events(conn, day.events)
+            write_afk(conn, day.afk)
+    finally:
+        conn.close()
+    return p
+
+
+# ---------------------------------------------------------------------------- screenpipe
+
+SCREENPIPE_SCHEMA = """
+CREATE TABLE frames (
+    id INTEGER PRIMARY KEY, video_chunk_id INTEGER, offset_index INTEGER,
+    timestamp TEXT NOT NULL, name TEXT, browser_url TEXT, app_name TEXT, window_name TEXT,
+    focused BOOLEAN, device_name TEXT
+);
+CREATE INDEX idx_frames_timestamp ON frames (timestamp);
+CREATE TABLE ui_events (
+    id INTEGER PRIMARY KEY, timestamp TEXT NOT NULL, session_id TEXT, relative_ms INTEGER,
+    event_type TEXT NOT NULL, x INTEGER, y INTEGER, delta_x INTEGER, delta_y INTEGER,
+    button INTEGER, click_count INTEGER, key_code INTEGER, modifiers INTEGER,
+    text_content TEXT, text_length INTEGER, app_name TEXT, app_pid INTEGER,
+    window_title TEXT, browser_url TEXT, element_role TEXT, element_name TEXT,
+    element_value TEXT, element_description TEXT, element_automation_id TEXT,
+    element_bounds TEXT, frame_id INTEGER
+);
+CREATE INDEX idx_ui_events_timestamp ON ui_events (timestamp);
+CREATE TABLE elements (
+    id INTEGER PRIMARY KEY, frame_id INTEGER, source TEXT, role TEXT, text TEXT,
+    parent_id INTEGER, depth INTEGER, left_bound REAL, top_bound REAL, width_bound REAL,
+    height_bound REAL, confidence REAL, sort_order INTEGER
+);
+CREATE INDEX idx_elements_frame_id ON elements (frame_id);
+"""
+
+EVENT_TYPES: dict[str, str] = {
+    KEY: "key",
+    CLICK: "click",
+    SCROLL: "scroll",
+    COPY: "clipboard",
+    PASTE: "paste",
+}
+# Frames per video chunk, as a recorder rolls its video file over.
+FRAMES_PER_CHUNK = 60
+# One frame in this many gets an accessibility tree (a few elements).
+ELEMENTS_EVERY = 20
+_MOD_CMD = 8  # the platform "command/control" modifier bit for copy and paste
+
+
+def write_screenpipe(path: str | Path, days: Days, *, ts_style: str = "iso_z_micro") -> Path:
+    """A screenpipe-style database; timestamps are UTC text in ``ts_style`` (TS_STYLES)."""
+    format_ts(0, ts_style)  # reject an unknown style before creating the file
+    p = _new_file(path)
+    conn = sqlite3.connect(p)
+    try:
+        conn.executescript(SCREENPIPE_SCHEMA)
+        chunks = _Chunks()
+        with conn:
+            for day in _as_list(days):
+                _insert_day(conn, day, ts_style, chunks)
+    finally:
+        conn.close()
+    return p
+
+
+def _insert_day(conn: sqlite3.Connection, day: SimDay, style: str, chunks: _Chunks) -> None:
+    conn.executemany(
+        "INSERT INTO frames VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (_frame_row(s, day, style, chunks) for s in day.snapshots),
+    )
+    conn.executemany(
+        f"INSERT INTO ui_events VALUES ({','.join('?' * 26)})",
+        _event_rows(day, style),
+    )
+    conn.executemany(
+        "INSERT INTO elements (frame_id, source, role, text, parent_id, depth, left_bound,"
+        " top_bound, width_bound, height_bound, confidence, sort_order)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        _element_rows(day.snapshots),
+    )
+
+
+class _Chunks:
+    """Video chunk ids and frame offsets, per device, unique across the file."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+        self.chunk: dict[str, int] = {}
+        self.next_id = 1
+
+    def place(self, device: str) -> tuple[int, int]:
+        n = self.count.get(device, 0)
+        if n % FRAMES_PER_CHUNK == 0:
+            self.chunk[device] = self.next_id
+            self.next_id += 1
+        self.count[device] = n + 1
+        return self.chunk[device], n % FRAMES_PER_CHUNK
+
+
+def _frame_row(s: Snapshot, day: SimDay, style: str, chunks: _Chunks) -> tuple[object, ...]:
+    chunk, offset = chunks.place(s.device)
+    name = f"data/{s.device or 'monitor'}_{chunk:06d}.mp4"
+    ts = format_ts(s.ts_ms, style, day.tz)
+    return (s.row_id, chunk, offset, ts, name, s.url, s.app, s.title, 1, s.device)
+
+
+def _event_rows(day: SimDay, style: str) -> Iterator[tuple[object, ...]]:
+    """ui_events rows; each event is tied to the frame shown on its device at that time."""
+    frames = _FrameIndex(day.snapshots)
+    session = f"sim-{day.day}"
+    t0 = day.events[0].ts_ms if day.events else 0
+    for e in day.events:
+        frame = frames.at(e.device or "", e.ts_ms)
+        yield (
+            e.event_id,
+            format_ts(e.ts_ms, style, day.tz),
+            session,
+            e.ts_ms - t0,
+            EVENT_TYPES[e.kind],
+            *_pointer(e),
+            *_keyboard(e),
+            e.app,
+            _pid(e.app),
+            frame.title if frame else None,
+            frame.url if frame else None,
+            "AXButton" if e.kind == CLICK else None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            frame.row_id if frame else None,
+        )
+
+
+def _pointer(e: InputEvent) -> tuple[int | None, ...]:
+    """x, y, delta_x, delta_y, button, click_count — spread over a 1920×1080 screen."""
+    x, y = (e.event_id * 7919) % 1920, (e.event_id * 104729) % 1080
+    if e.kind == CLICK:
+        return (x, y, None, None, 0, 1)
+    if e.kind == SCROLL:
+        return (x, y, 0, -3 if e.event_id % 5 else 3, None, None)
+    return (None, None, None, None, None, None)
+
+
+def _keyboard(e: InputEvent) -> tuple[int | None, ...]:
+    """key_code, modifiers, text_content, text_length. Typed text is never stored here."""
+    if e.kind == KEY:
+        return ((e.event_id * 31) % 50, 0, None, None)
+    if e.kind == COPY:
+        return (8, _MOD_CMD, None, None)  # text_content NULL: the clipboard is not read
+    if e.kind == PASTE:
+        return (9, _MOD_CMD, None, 10 + e.event_id % 90)
+    return (None, None, None, None)
+
+
+def _pid(app: str | None) -> int | None:
+    # A stable, plausible process id per app name (crc32 is not salted per process).
+    return None if app is None else 300 + zlib.crc32(app.encode()) % 90_000
+
+
+class _FrameIndex:
+    """The latest snapshot at or before a time, per device."""
+
+    def __init__(self, snapshots: list[Snapshot]) -> None:
+        self.rows: dict[str, list[Snapshot]] = {}
+        for s in snapshots:
+            self.rows.setdefault(s.device, []).append(s)
+        self.times = {d: [s.ts_ms for s in rows] for d, rows in self.rows.items()}
+
+    def at(self, device: str, ts_ms: int) -> Snapshot | None:
+        rows = self.rows.get(device)
+        if not rows:
+            return None
+        i = bisect_right(self.times[device], ts_ms)
+        return rows[i - 1] if i else None
+
+
+def _element_rows(snapshots: list[Snapshot]) -> Iterator[tuple[object, ...]]:
+    """A small accessibility tree (window, label, button) on some frames.
+
+    Parents are referenced by id, so ids are assigned here in insertion order.
+    """
+    next_id = 1
+    for s in snapshots:
+        if s.row_id % ELEMENTS_EVERY:
+            continue
+        root = next_id
+        yield (s.row_id, "accessibility", "AXWindow", s.title, None, 0,
+               0.0, 0.0, 1920.0, 1080.0, 1.0, 0)  # fmt: skip
+        yield (s.row_id, "accessibility", "AXStaticText", s.app, root, 1,
+               12.0, 8.0, 240.0, 20.0, 1.0, 1)  # fmt: skip
+        yield (s.row_id, "accessibility", "AXButton", "Close", root, 1,
+               1880.0, 8.0, 24.0, 24.0, 1.0, 2)  # fmt: skip
+        next_id += 3
+
+
+# ---------------------------------------------------------------------------- ActivityWatch
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """Consecutive snapshots with the same window, merged as aw-watcher heartbeats are."""
+
+    first: Snapshot
+    dur_ms: int
+
+
+def write_aw_export(path: str | Path, days: Days, hostname: str = "sim") -> Path:
+    """An ActivityWatch bucket export: window, AFK and Chrome web buckets, newest first.
+
+    Only the focused screen (each day's first device) is exported: ActivityWatch watches
+    the focused window, not monitors. A run of identical rows becomes one event lasting
+    until the next different row of that screen; the day's last run ends at its last row.
+    """
+    p = _new_file(path)
+    window: list[dict[str, Any]] = []
+    afk: list[dict[str, Any]] = []
+    web: list[dict[str, Any]] = []
+    for day in _as_list(days):
+        runs = _runs(day)
+        window += [_aw_event(r.first.ts_ms, r.dur_ms, _window_data(r.first)) for r in runs]
+        web += _web_events(runs)
+        afk += _afk_events(day)
+    created = min((e["timestamp"] for e in window), default=format_ts(0))
+    buckets = {
+        f"aw-watcher-window_{hostname}": _bucket(
+            f"aw-watcher-window_{hostname}", "currentwindow", "aw-watcher-window", hostname
+        ),
+        f"aw-watcher-afk_{hostname}": _bucket(
+            f"aw-watcher-afk_{hostname}", "afkstatus", "aw-watcher-afk", hostname
+        ),
+        # aw-client-web cannot know the host name and reports "unknown", as real exports show.
+        "aw-watcher-web-chrome": _bucket(
+            "aw-watcher-web-chrome", "web.tab.current", "aw-client-web", "unknown"
+        ),
+    }
+    for bucket, events in zip(buckets.values(), (window, afk, web), strict=True):
+        bucket["created"] = created
+        bucket["events"] = sorted(events, key=lambda e: e["timestamp"], reverse=True)
+    p.write_text(json.dumps({"buckets": buckets}, ensure_ascii=False, indent=1) + "\n")
+    return p
+
+
+def _bucket(bucket_id: str, kind: str, client: str, hostname: str) -> dict[str, Any]:
+    return {
+        "id": bucket_id,
+        "created": "",
+        "name": None,
+        "type": kind,
+        "client": client,
+        "hostname": hostname,
+        "events": [],
+    }
+
+
+def _aw_event(ts_ms: int, dur_ms: int, data: dict[str, Any]) -> dict[str, Any]:
+    # The export format stores durations as float seconds; this is the only float here.
+    return {"timestamp": format_ts(ts_ms), "duration": dur_ms / 1000, "data": data}
+
+
+def _runs(day: SimDay) -> list[_Run]:
+    """Runs of identical (app, title, url) rows on the focused screen, split at AFK starts."""
+    rows = [s for s in day.snapshots if s.device == day.devices[0]]
+    afk_starts = sorted(a.start_ms for a in day.afk)
+    runs: list[_Run] = []
+    first: Snapshot | None = None
+    for prev, cur in pairwise(rows):
+        first = first or prev
+        away = bisect_right(afk_starts, cur.ts_ms) != bisect_right(afk_starts, prev.ts_ms)
+        if away or (cur.app, cur.title, cur.url) != (first.app, first.title, first.url):
+            runs.append(_Run(first, cur.ts_ms - first.ts_ms))
+            first = None
+    if rows:
+        last = first or rows[-1]
+        runs.append(_Run(last, rows[-1].ts_ms - last.ts_ms))
+    return runs
+
+
+def _window_data(s: Snapshot) -> dict[str, Any]:
+    return {"app": s.app, "title": s.title}
+
+
+def _web_events(runs: list[_Run]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for r in runs:
+        s = r.first
+        if s.app != CHROME or s.url is None:
+            continue
+        seen.add(s.url)
+        data = {
+            "url": s.url,
+            "title": s.title.removesuffix(CHROME_TITLE_SUFFIX),
+            "audible": "youtube.com/watch" in s.url,
+            "incognito": False,
+            "tabCount": 3 + len(seen) % 12,  # tabs come and go as pages are opened
+        }
+        out.append(_aw_event(s.ts_ms, r.dur_ms, data))
+    return out
+
+
+def _afk_events(day: SimDay) -> list[dict[str, Any]]:
+    """not-afk from the first to the last row of the day, with the away spans cut out."""
+    if not day.snapshots:
+        return []
+    t, end = day.snapshots[0].ts_ms, day.snapshots[-1].ts_ms
+    out: list[dict[str, Any]] = []
+    for a in day.afk:
+        out.append(_aw_event(t, a.start_ms - t, {"status": "not-afk"}))
+        out.append(_aw_event(a.start_ms, a.end_ms - a.start_ms, {"status": "afk"}))
+        t = a.end_ms
+    out.append(_aw_event(t, max(0, end - t), {"status": "not-afk"}))
+    return out
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _as_list(days: Days) -> list[SimDay]:
+    return [days] if isinstance(days, SimDay) else list(days)
+
+
+def _new_file(path: str | Path) -> Path:
+    p = Path(path)
+    if p.exists():
+        raise FileExistsError(f"{p}: already exists; refusing to overwrite")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    return p

@@ -1,0 +1,126 @@
+"""The context block: grammar, parser round trip, and the token budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from actframes.emit.context import parse_context, split_fields, to_context
+from actframes.emit.durations import fmt_dur
+from actframes.emit.tokens import count_tokens
+
+from ..compile.caps import cap, compile_, ev, snap
+
+
+def busy_doc(n: int = 80) -> dict[str, Any]:
+    apps = ["Code", "Slack", "Google Chrome", "Terminal", "Zoom"]
+    rows, events = [], []
+    t = 0.0
+    for i in range(1, n + 1):
+        app = apps[i % len(apps)]
+        url = f"https://github.com/org/repo/pull/{i}" if app == "Google Chrome" else None
+        rows.append(snap(i, t, app, url, f"{app} window {i} — with a longer title for tokens"))
+        events.append(ev(i, t + 1, "key", app))
+        t += 25 + (i * 7) % 80
+    rows.append(snap(n + 1, t, "Code"))
+    return compile_(cap(rows, events))
+
+
+def test_round_trip_of_ledger_and_frames() -> None:
+    doc = busy_doc(20)
+    parsed = parse_context(to_context(doc, budget=100_000))
+    assert parsed["header"]["day"] == "2026-03-10" and parsed["header"]["tz"] == "UTC"
+    assert [(e["app"], e["site"]) for e in parsed["ledger"]] == [
+        (e["app"], e.get("site")) for e in doc["ledger"]
+    ]
+    assert [e["keys"] for e in parsed["ledger"]] == [e["keys"] for e in doc["ledger"]]
+    assert [f["id"] for f in parsed["frames"]] == [f["id"] for f in doc["frames"]]
+    for p, f in zip(parsed["frames"], doc["frames"], strict=True):
+        assert p["app"] == f["app"] and p["site"] == f.get("site")
+        assert p["input"] == f["input"]
+        assert p["active_s"] == _at_block_resolution(f["active_s"])
+    assert parsed["coverage"]["rows"] == doc["coverage"]["rows"]
+    assert parsed["omitted"] == []
+
+
+def _at_block_resolution(s: int) -> int:
+    from actframes.emit.context import parse_dur
+
+    return parse_dur(fmt_dur(s))
+
+
+@pytest.mark.parametrize("budget", [400, 700, 1000, 1500])
+def test_budget_leaves_out_lowest_ranked_frames_and_says_so(budget: int) -> None:
+    doc = busy_doc(80)
+    block = to_context(doc, budget=budget)
+    parsed = parse_context(block)
+    assert count_tokens(block) <= budget
+    assert len(parsed["ledger"]) == len(doc["ledger"])  # the whole ledger, always
+    shown = {f["id"] for f in parsed["frames"]}
+    dropped = [f for f in doc["frames"] if f["id"] not in shown]
+    assert parsed["frames_total"] == len(doc["frames"])
+    if dropped:
+        (om,) = parsed["omitted"]
+        assert om["frames"] == len(dropped)
+        assert om["active_s"] == _at_block_resolution(sum(f["active_s"] for f in dropped))
+        # Nothing shown is ranked below anything left out.
+        assert min(f["active_s"] for f in doc["frames"] if f["id"] in shown) >= max(
+            f["active_s"] for f in dropped
+        )
+
+
+def test_budget_is_maximal() -> None:
+    doc = busy_doc(80)
+    block = to_context(doc, budget=900)
+    n = len(parse_context(block)["frames"])
+    # With one more frame line the block would not fit.
+    assert n < len(doc["frames"])
+    assert count_tokens(to_context(doc, budget=10_000).split("\n", 1)[0]) > 0
+    bigger = to_context(doc, budget=count_tokens(block) + 60)
+    assert len(parse_context(bigger)["frames"]) >= n
+
+
+def test_fixed_part_over_budget_keeps_header_coverage_and_ledger() -> None:
+    doc = busy_doc(40)
+    parsed = parse_context(to_context(doc, budget=10))
+    assert parsed["frames"] == []
+    assert len(parsed["ledger"]) == len(doc["ledger"])
+    assert parsed["omitted"][0]["frames"] == len(doc["frames"])
+
+
+def test_deterministic() -> None:
+    assert to_context(busy_doc(), 700) == to_context(busy_doc(), 700)
+
+
+def test_hostile_names_are_quoted_and_parse_back() -> None:
+    rows = [
+        snap(1, 0, "We · ird; app", None, 'a "quoted" title\\ · with; separators'),
+        snap(2, 60, "We · ird; app", None, 'a "quoted" title\\ · with; separators'),
+    ]
+    doc = compile_(cap(rows))
+    parsed = parse_context(to_context(doc))
+    assert parsed["ledger"][0]["app"] == "We · ird; app"
+    assert parsed["frames"][0]["app"] == "We · ird; app"
+    assert parsed["frames"][0]["titles"] == ['a "quoted" title\\ · with; separators']
+
+
+def test_split_fields_respects_quotes() -> None:
+    assert split_fields('a · "b · c" · d') == ["a", '"b · c"', "d"]
+
+
+@pytest.mark.parametrize(
+    ("s", "text"),
+    [
+        (0, "0s"),
+        (59, "59s"),
+        (60, "1m"),
+        (89, "1m"),
+        (90, "2m"),
+        (3599, "1h00m"),
+        (3600, "1h00m"),
+        (22_320, "6h12m"),
+    ],
+)
+def test_durations(s: int, text: str) -> None:
+    assert fmt_dur(s) == text

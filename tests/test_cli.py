@@ -1,0 +1,389 @@
+"""The real ``actframes`` command in a subprocess: formats, filtering, the apps table,
+context windows, store selection, pipes, and byte-identical output under any machine
+zone or locale."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from .builders import (
+    cli_env,
+    iso,
+    ms,
+    native_db,
+    run_cli,
+    run_cli_bytes,
+    screenpipe_db,
+    sha256,
+)
+
+DAY = "2026-03-10"
+TZ = "Europe/Berlin"
+
+APPS: list[tuple[str, str, str | None]] = [
+    ("Code", "store.py — actframes — Überblick ✓", None),
+    ("Google Chrome", "sqlite3 — Python 3 docs", "https://docs.python.org/3/library/sqlite3.html"),
+    (
+        "Google Chrome",
+        "Pull request #12 · acme/actframes",
+        "https://github.com/acme/actframes/pull/12",
+    ),
+    ("Terminal", "pytest -q — 日本語", None),
+    ("Slack", "#général | acme", None),
+]
+
+
+def _workday(n: int, step_s: int = 20, *, flip_every: int = 9) -> tuple[list[Any], list[Any]]:
+    """A deterministic day from 08:00 local (Berlin): blocks of ``flip_every`` rows per app,
+    a lunch gap, and keys and clicks sprinkled in."""
+    t = ms("2026-03-10T08:00:00+01:00")
+    frames, events = [], []
+    eid = 1
+    for i in range(n):
+        if i == n // 2:
+            t += 45 * 60_000  # lunch: a session gap
+        app, title, url = APPS[(i // flip_every) % len(APPS)]
+        style = ("Z", "+01:00/f3", "-08:00/space", "naive/f6")[i % 4]
+        ts = t + (i % 3) * 1000
+        frames.append((i + 1, iso(ts, style), app, f"{title} ({i // 40})", url, "monitor_0"))
+        if i % 2 == 0:
+            kind = "key" if app in ("Code", "Terminal", "Slack") else "click"
+            events.append((eid, iso(ts + 2_000, "Z/f3"), kind, app))
+            eid += 1
+        t += step_s * 1000
+    return frames, events
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    frames, events = _workday(400)
+    return screenpipe_db(tmp_path_factory.mktemp("cli") / "screenpipe.db", frames, events)
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # ~3000 rows switching app every row (30 s apart: no flicker folding): thousands of
+    # frames and well over a megabyte of JSON, so a pipe closes long before the end.
+    frames, events = _workday(3000, step_s=30, flip_every=1)
+    return screenpipe_db(tmp_path_factory.mktemp("big") / "screenpipe.db", frames, events)
+
+
+def _ok(*args: str, env: dict[str, str] | None = None) -> str:
+    proc = run_cli(*args, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return str(proc.stdout)
+
+
+def _day(db: Path, *extra: str) -> str:
+    return _ok("day", DAY, "--db", str(db), "--tz", TZ, *extra)
+
+
+def _doc(db: Path, *extra: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(_day(db, "--format", "json", *extra))
+    return doc
+
+
+def _hms(s: int) -> str:
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+# ---------------------------------------------------------------- formats
+
+
+def test_console_script_matches_python_m(store: Path) -> None:
+    """Every other test runs ``python -m actframes.cli``; the installed script agrees."""
+    script = Path(sys.executable).with_name("actframes")
+    if not script.exists():
+        pytest.skip("no console script next to this interpreter")
+    proc = subprocess.run(
+        [str(script), "day", DAY, "--db", str(store), "--tz", TZ],
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == _day(store)
+
+
+def test_json(store: Path) -> None:
+    before = sha256(store)
+    text = _day(store)
+    assert text == _day(store, "--format", "json")  # json is the default
+    doc = json.loads(text)
+    assert text.endswith("}\n")
+    assert doc["schema_version"] == 1
+    assert doc["source"]["kind"] == "screenpipe"
+    assert doc["window"] == {
+        "day": DAY,
+        "start": "2026-03-10T00:00:00+01:00",
+        "end": "2026-03-11T00:00:00+01:00",
+        "tz": TZ,
+    }
+    assert doc["coverage"]["rows"] == 400
+    assert len(doc["coverage"]["gaps"]) == 1
+    assert doc["coverage"]["active_s"] == sum(e["active_s"] for e in doc["ledger"])
+    assert doc["coverage"]["input_events"] == 200
+    assert doc["frames"]
+    assert sha256(store) == before
+
+
+def test_yaml_equals_json(store: Path) -> None:
+    doc = _doc(store)
+    text = _day(store, "--format", "yaml")
+    assert yaml.safe_load(text) == doc
+
+
+def test_markdown(store: Path) -> None:
+    doc = _doc(store)
+    text = _day(store, "--format", "md")
+    assert text.startswith(f"# Activity: day {DAY} ({TZ})")
+    assert "## Ledger" in text
+    assert "| App | Site | Active | Seconds | Keys | Clicks |" in text
+    for e in doc["ledger"]:
+        assert f"| {e['active_s']} | {e['keys']} | {e['clicks']} |" in text
+    assert "## Frames" in text
+
+
+def test_context(store: Path) -> None:
+    doc = _doc(store)
+    text = _day(store, "--format", "context")
+    assert text.startswith(f"# activity day {DAY} · tz {TZ} (+01:00)")
+    assert "ledger (app · site · active · input)" in text
+    # the whole ledger is always there
+    ledger_lines = [ln for ln in text.splitlines() if ln.startswith("- ") and ln.count(" · ") == 3]
+    assert len(ledger_lines) == len(doc["ledger"])
+
+
+def test_context_budget_leaves_frames_out_but_keeps_the_ledger(store: Path) -> None:
+    full = _day(store, "--format", "context", "--budget", "100000")
+    small = _day(store, "--format", "context", "--budget", "300")
+    assert "omitted" not in full
+    assert re.search(r"^omitted \d+ frames .* to fit 300 o200k_base tokens", small, re.M)
+    head = [ln for ln in full.splitlines() if not ln.startswith("frames ")]
+    ledger = [ln for ln in head if ln.startswith("- ") and ln.count(" · ") == 3]
+    for ln in ledger:
+        assert ln in small
+
+
+# ---------------------------------------------------------------- --min-minutes
+
+
+def test_min_minutes_hides_and_discloses(store: Path) -> None:
+    full = _doc(store)
+    cut = _doc(store, "--min-minutes", "2")
+    small = [f for f in full["frames"] if f["active_s"] < 120]
+    assert small, "the fixture must have small frames"
+    assert cut["ledger"] == full["ledger"]
+    assert cut["coverage"] == full["coverage"]
+    assert cut["omitted"]["frames"] == len(small)
+    assert cut["omitted"]["active_s"] == sum(f["active_s"] for f in small)
+    assert cut["omitted"]["by"] == {"min_active_s": 120}
+    assert [f["id"] for f in cut["frames"]] == [
+        f["id"] for f in full["frames"] if f["active_s"] >= 120
+    ]
+    # frames are hidden, not merged: what is shown is unchanged
+    shown = {f["id"]: f for f in full["frames"]}
+    for f in cut["frames"]:
+        assert f == shown[f["id"]]
+    assert full["omitted"] == {"frames": 0, "active_s": 0}
+    ctx = _day(store, "--format", "context", "--min-minutes", "2")
+    assert f"omitted {len(small)} frames" in ctx
+
+
+# ---------------------------------------------------------------- apps
+
+
+def test_apps_table_total(store: Path) -> None:
+    doc = _doc(store)
+    text = _ok("apps", DAY, "--db", str(store), "--tz", TZ)
+    lines = text.rstrip("\n").splitlines()
+    assert lines[0].split() == ["APP", "SITE", "ACTIVE", "KEYS", "CLICKS"]
+    assert len(lines) == len(doc["ledger"]) + 2
+    total = lines[-1].split()
+    assert total == ["TOTAL", _hms(doc["coverage"]["active_s"])]
+    for line, e in zip(lines[1:-1], doc["ledger"], strict=True):
+        assert line.startswith(e["app"])
+        assert line.split()[-3:] == [_hms(e["active_s"]), str(e["keys"]), str(e["clicks"])]
+
+
+# ---------------------------------------------------------------- context windows
+
+
+def test_context_since_until(store: Path) -> None:
+    text = _ok(
+        "context",
+        "--since",
+        "2026-03-10T09:00",
+        "--until",
+        "2026-03-10T10:30",
+        "--db",
+        str(store),
+        "--tz",
+        TZ,
+    )
+    assert text.startswith(
+        "# activity window 2026-03-10T09:00:00+01:00–2026-03-10T10:30:00+01:00 · tz Europe/Berlin"
+    )
+    assert re.search(r"^coverage 09:00–10:30 ", text, re.M)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--hours", "2", "--since", "2026-03-10T09:00"),
+        ("--hours", "2", "--until", "2026-03-10T09:00"),
+        ("--until", "2026-03-10T09:00"),
+        ("--since", "2026-03-10T10:00", "--until", "2026-03-10T09:00"),
+        ("--since", "2026-03-10T25:00"),
+        ("--hours", "0"),
+        ("--hours", "100000"),
+    ],
+)
+def test_context_window_usage_errors(store: Path, args: tuple[str, ...]) -> None:
+    proc = run_cli("context", *args, "--db", str(store), "--tz", TZ)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("actframes: error: ")
+    assert proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- choosing the store
+
+
+def test_actframes_db_env(store: Path, tmp_path: Path) -> None:
+    expected = _day(store)
+    env = cli_env(ACTFRAMES_DB=str(store))
+    assert _ok("day", DAY, "--tz", TZ, env=env) == expected
+    # --db wins over the environment
+    other = screenpipe_db(tmp_path / "other.db", [(1, "2026-03-10T09:00:00Z", "Other")])
+    env = cli_env(ACTFRAMES_DB=str(other))
+    assert _ok("day", DAY, "--db", str(store), "--tz", TZ, env=env) == expected
+
+
+def test_actframes_db_env_missing_file(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.db"
+    proc = run_cli("day", DAY, "--tz", TZ, env=cli_env(ACTFRAMES_DB=str(missing)))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("actframes: error: ") and str(missing) in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+def test_source_forced(store: Path, tmp_path: Path) -> None:
+    assert _day(store, "--source", "screenpipe") == _day(store)
+    native = native_db(tmp_path / "capture.db", [])
+    for db, wrong in ((store, "native"), (native, "screenpipe"), (store, "activitywatch")):
+        proc = run_cli("day", DAY, "--db", str(db), "--tz", TZ, "--source", wrong)
+        assert proc.returncode == 1
+        assert proc.stdout == ""
+        assert proc.stderr.startswith("actframes: error: ")
+        assert proc.stderr.count("\n") == 1
+        assert str(db) in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- pipes
+
+
+@pytest.mark.parametrize("fmt", ["json", "md"])
+def test_pipe_closed_early(big_store: Path, fmt: str) -> None:
+    cmd = " ".join(
+        shlex.quote(a)
+        for a in [sys.executable, "-m", "actframes.cli", "day", DAY, "--db", str(big_store)]
+    )
+    cmd += f" --tz {TZ} --format {fmt} | head -n 1"
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", cmd],
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.count("\n") == 1
+
+
+def test_big_output_is_big(big_store: Path) -> None:
+    # The pipe test only means something when the output outgrows a pipe buffer.
+    proc = run_cli_bytes("day", DAY, "--db", str(big_store), "--tz", TZ)
+    assert proc.returncode == 0
+    assert len(proc.stdout) > 1_000_000
+
+
+# ---------------------------------------------------------------- machine zone and locale
+
+
+ENV_VARIANTS: list[dict[str, str]] = [
+    {"TZ": "UTC"},
+    {"TZ": "Asia/Kolkata"},
+    {"LC_ALL": "C"},
+    {"LANG": "de_DE.UTF-8"},
+    {"LC_ALL": "C", "TZ": "America/St_Johns", "LANG": "de_DE.UTF-8"},
+]
+
+
+@pytest.mark.parametrize("fmt", ["json", "md", "context", "yaml"])
+def test_same_bytes_under_any_zone_and_locale(store: Path, fmt: str) -> None:
+    base = {k: v for k, v in cli_env().items() if k not in ("TZ", "LANG") and "LC_" not in k}
+    outputs = set()
+    for variant in ENV_VARIANTS:
+        proc = run_cli_bytes(
+            "day", DAY, "--db", str(store), "--tz", TZ, "--format", fmt, env={**base, **variant}
+        )
+        assert proc.returncode == 0, (variant, proc.stderr)
+        assert proc.stderr == b""
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
+    text = outputs.pop().decode("utf-8")
+    assert "Überblick ✓" in text or fmt == "context"
+
+
+def test_apps_same_bytes_under_any_zone(store: Path) -> None:
+    base = {k: v for k, v in cli_env().items() if k not in ("TZ", "LANG") and "LC_" not in k}
+    outs = {
+        run_cli_bytes("apps", DAY, "--db", str(store), "--tz", TZ, env={**base, **variant}).stdout
+        for variant in ENV_VARIANTS
+    }
+    assert len(outs) == 1
+
+
+# ---------------------------------------------------------------- demo
+
+
+def test_demo(tmp_path: Path) -> None:
+    try:
+        import actframes.simulate  # noqa: F401
+    except ImportError:
+        pytest.skip("actframes.simulate is not available")
+    outs = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        proc = run_cli("demo", "--out", str(out), cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""
+        files = {
+            n: (out / n).read_bytes() for n in ("day.json", "day.yaml", "day.md", "context.txt")
+        }
+        context = files["context.txt"].decode("utf-8")
+        assert context.startswith("# activity day ")
+        assert context.rstrip("\n") in proc.stdout
+        doc = json.loads(files["day.json"])
+        assert yaml.safe_load(files["day.yaml"]) == doc
+        assert "## Ledger" in files["day.md"].decode("utf-8")
+        assert doc["frames"]
+        outs.append(files)
+    assert outs[0] == outs[1]
+    assert os.path.exists(tmp_path / "a" / "demo.db")
