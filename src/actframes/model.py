@@ -65,6 +65,52 @@ class Rejected(NamedTuple):
 
 
 @dataclass(slots=True)
+class EventColumn:
+    """Counted input events sharing (kind, app, device), in time order, as parallel
+    lists. Readers of large stores deliver events this way: a day holds tens of
+    thousands of them, and the compiler then works per span, not per event."""
+
+    kind: str
+    app: str | None
+    device: str | None
+    ts: list[int]  # ascending
+    ids: list[int]
+    counts: list[int] | None = None  # None when every event counts once
+
+    def __len__(self) -> int:
+        return len(self.ts)
+
+    def events(self) -> list[InputEvent]:
+        counts = self.counts or [1] * len(self.ts)
+        return [
+            InputEvent(i, t, self.kind, self.app, self.device, n)
+            for i, t, n in zip(self.ids, self.ts, counts, strict=True)
+        ]
+
+
+def group_events(events: list[InputEvent]) -> list[EventColumn]:
+    """Events as columns, one per (kind, app, device), each sorted by (time, id)."""
+    groups: dict[tuple[str, str | None, str | None], list[InputEvent]] = {}
+    for e in events:
+        groups.setdefault((e.kind, e.app, e.device), []).append(e)
+    columns = []
+    for (kind, app, device), evs in groups.items():
+        evs.sort(key=lambda e: (e.ts_ms, e.event_id))
+        counts = [e.count for e in evs]
+        columns.append(
+            EventColumn(
+                kind,
+                app,
+                device,
+                [e.ts_ms for e in evs],
+                [e.event_id for e in evs],
+                None if all(n == 1 for n in counts) else counts,
+            )
+        )
+    return columns
+
+
+@dataclass(slots=True)
 class Capture:
     """What one source yielded for a time range: rows, events, away periods."""
 
@@ -81,3 +127,14 @@ class Capture:
     has_urls: bool = True
     # True for interval sources (observed spans, no dwell inference).
     interval: bool = False
+    # Events a reader delivered already grouped; they count beside ``events``.
+    event_columns: list[EventColumn] = field(default_factory=list)
+
+    def all_columns(self) -> list[EventColumn]:
+        return self.event_columns + group_events(self.events)
+
+    def all_events(self) -> list[InputEvent]:
+        """Every event one by one, in (time, id) order — for tests and small captures."""
+        out = list(self.events) + [e for c in self.event_columns for e in c.events()]
+        out.sort(key=lambda e: (e.ts_ms, e.event_id))
+        return out

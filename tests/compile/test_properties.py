@@ -166,31 +166,35 @@ def test_output_does_not_depend_on_the_machine_zone(c: Capture) -> None:
     assert a == b == d
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(captures())
-def test_one_stream_walk_agrees_with_the_general_rule(c: Capture) -> None:
+def test_segment_attribution_agrees_with_the_event_by_event_rule(c: Capture) -> None:
     from actframes.compile import attribute as attr
     from actframes.compile.constants import Rules
     from actframes.compile.flicker import fold_flickers
+    from actframes.compile.pieces import claim_rows
     from actframes.compile.place import AwayClock, place_stream, streams
     from actframes.compile.sessionize import sessionize
+    from actframes.model import group_events
 
     one = [s._replace(device="") for s in c.snapshots]
     events = [e._replace(device=None) for e in c.events]
 
-    def run(general: bool) -> tuple[list[tuple[str, list[int], dict[str, int]]], list[int]]:
-        by_stream = {
-            d: fold_flickers(sessionize(place_stream(rows, WIN.start_ms, WIN.end_ms,
-                                                     AwayClock([]), Rules())), 20_000)
-            for d, rows in streams(one).items()
-        }
-        holds = {d: attr._Holds(p) for d, p in by_stream.items()}
-        if general:
+    def run(by_event: bool) -> tuple[list[tuple[str, list[int], dict[str, int]]], list[int], int]:
+        by_stream, rows_by = {}, {}
+        for d, stream in streams(one).items():
+            rows = place_stream(stream, WIN.start_ms, WIN.end_ms, AwayClock([]), Rules())
+            by_stream[d] = fold_flickers(sessionize(rows), 20_000)
+            claim_rows(by_stream[d])
+            rows_by[d] = rows
+        holds = {d: attr._Holds(r) for d, r in rows_by.items()}
+        if by_event:
             un = attr._attribute_any(holds, events, WIN.start_ms, WIN.end_ms)
         else:
-            un = attr._attribute_one_stream(holds[""], events, WIN.start_ms, WIN.end_ms) \
-                if holds else attr._attribute_any(holds, events, WIN.start_ms, WIN.end_ms)
+            segs = attr.segments(rows_by.get("", []))
+            un = attr._attribute_segments(segs, group_events(events), WIN.start_ms, WIN.end_ms)
         pieces = [q for ps in by_stream.values() for f in ps for q in [f, *f.interruptions]]
-        return ([(p.id, sorted(p.event_ids), p.input) for p in pieces], sorted(un.event_ids))
+        got = [(p.id, sorted(p.event_ids), p.input) for p in pieces]
+        return got, sorted(un.event_ids), un.in_window
 
     assert run(True) == run(False)

@@ -52,7 +52,7 @@ def _read(path: Path) -> tuple[list[Snapshot], list[InputEvent], list[Span]]:
         src.close()
     assert cap.rejected == []
     assert cap.kind == "native" and cap.has_input and cap.has_afk
-    return list(cap.snapshots), list(cap.events), list(cap.afk)
+    return list(cap.snapshots), cap.all_events(), list(cap.afk)
 
 
 def test_round_trip(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ def test_new_schema_events(tmp_path: Path) -> None:
     finally:
         src.close()
     assert cap.has_input
-    got = [(e.event_id, e.ts_ms, e.kind, e.app) for e in cap.events]
+    got = [(e.event_id, e.ts_ms, e.kind, e.app) for e in cap.all_events()]
     assert got == [
         (1, ms("2026-03-10T09:00:05+00:00"), KEY, "Code"),
         (2, ms("2026-03-10T09:00:06.500+00:00"), KEY, "Code"),
@@ -155,7 +155,7 @@ def test_unreadable_events_table_is_treated_as_absent(tmp_path: Path) -> None:
     finally:
         src.close()
     assert not cap.has_input
-    assert cap.events == []
+    assert cap.all_events() == []
     assert len(cap.snapshots) == 1
 
 
@@ -604,3 +604,31 @@ def test_titles_cleaned_and_clipped(tmp_path: Path) -> None:
     assert t_bad == "\ufffd\ufffd bad"
     assert t_end == "end"
     json.dumps(doc, ensure_ascii=False).encode("utf-8")  # valid UTF-8 throughout
+
+
+def test_bulk_and_row_by_row_event_reads_agree(tmp_path: Path) -> None:
+    """Clean stores are read in bulk; one odd row switches to row by row. Same events."""
+    rnd = random.Random(5)
+    types = ["key", "Key", "click", "scroll", "clipboard", "paste", "mouse_move", "text"]
+    apps = ["Code", "Slack", None, "  Code\u200b", ""]
+    events = [
+        (i, iso(T0 + rnd.randrange(0, 3_600_000), rnd.choice(["Z/f3", "+00:00/f6", "+05:30/f3"])),
+         rnd.choice(types), rnd.choice(apps))
+        for i in range(1, 400)
+    ]
+    clean = screenpipe_db(tmp_path / "clean.db", _stored(_frames(), ["Z"]), events)
+    odd = screenpipe_db(
+        tmp_path / "odd.db", _stored(_frames(), ["Z"]),
+        [*events, (9999, "2200-01-01T00:00:00Z", "key", "Code")],
+    )
+    caps = []
+    for db in (clean, odd):
+        src = ScreenpipeSource(db)
+        try:
+            caps.append(src.read(WIN.start_ms, WIN.end_ms))
+        finally:
+            src.close()
+    assert caps[0].event_columns and not caps[0].events  # read in bulk
+    assert caps[1].events and not caps[1].event_columns  # read row by row
+    assert caps[0].all_events() == caps[1].all_events()
+    assert [r.row for r in caps[1].rejected] == ["9999"]

@@ -3,11 +3,11 @@ frame or interruption whose time span holds it, else as unattributed."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..model import CLICK, COPY, KEY, PASTE, SCROLL, InputEvent
+from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
 from .pieces import Piece, Row
 
 INPUT_FIELDS: dict[str, str] = {
@@ -18,35 +18,32 @@ INPUT_FIELDS: dict[str, str] = {
     PASTE: "pastes",
 }
 
-NO_FRAME = "no frame holds its time"
-APP_MISMATCH = "its app differs from the frame at its time"
-
-
 @dataclass(slots=True)
 class Unattributed:
     input: dict[str, int] = field(default_factory=dict)
     event_ids: list[int] = field(default_factory=list)
-    reasons: dict[str, int] = field(default_factory=dict)
+    in_window: int = 0  # every event whose time is in the window
 
 
 class _Holds:
     """For one stream: which piece holds each instant, by row."""
 
-    def __init__(self, pieces: Sequence[Piece]) -> None:
-        owned: list[tuple[Row, Piece]] = []
-        for f in pieces:
-            owned.extend((r, f) for r in f.rows)
-            for i in f.interruptions:
-                owned.extend((r, i) for r in i.rows)
-        owned.sort(key=lambda rp: (rp[0].start_ms, rp[0].snap.row_id))
-        self.starts = [r.start_ms for r, _ in owned]
+    def __init__(self, rows: Sequence[Row]) -> None:
+        """``rows`` are one stream's placed rows in (time, row id) order, each claimed by
+        its piece (``claim_rows``)."""
+        self.starts = [r.start_ms for r in rows]
         self.spans: list[tuple[int, int, Piece]] = []
-        for k, (r, p) in enumerate(owned):
+        n = len(rows)
+        for k, r in enumerate(rows):
+            owner = r.owner
+            assert owner is not None
             end = r.end_ms
-            if k + 1 < len(owned) and owned[k + 1][1] is p:
+            if k + 1 < n and rows[k + 1].owner is owner:
                 # Inside one piece the row holds everything up to the next row.
-                end = max(end, owned[k + 1][0].start_ms)
-            self.spans.append((r.start_ms, end, p))
+                nxt = rows[k + 1].start_ms
+                if nxt > end:
+                    end = nxt
+            self.spans.append((r.start_ms, end, owner))
 
     def at(self, t: int) -> Piece | None:
         k = bisect_right(self.starts, t) - 1
@@ -57,94 +54,120 @@ class _Holds:
 
 
 def attribute(
-    by_stream: dict[str, list[Piece]], events: Sequence[InputEvent], win_start: int, win_end: int
+    rows_by_stream: dict[str, list[Row]],
+    columns: Sequence[EventColumn],
+    win_start: int,
+    win_end: int,
 ) -> Unattributed:
-    holds = {dev: _Holds(pieces) for dev, pieces in by_stream.items()}
-    if len(holds) == 1 and all(e.device is None or e.device in holds for e in events):
-        return _attribute_one_stream(next(iter(holds.values())), events, win_start, win_end)
+    """``rows_by_stream``: each device's placed rows in order, claimed by their pieces."""
+    if len(rows_by_stream) <= 1 and all(
+        c.device is None or c.device in rows_by_stream for c in columns
+    ):
+        only = next(iter(rows_by_stream.values()), [])
+        return _attribute_segments(segments(only), columns, win_start, win_end)
+    holds = {dev: _Holds(rows) for dev, rows in rows_by_stream.items()}
+    events = [e for c in columns for e in c.events()]
     return _attribute_any(holds, events, win_start, win_end)
 
 
 def _attribute_any(
     holds: dict[str, _Holds], events: Sequence[InputEvent], win_start: int, win_end: int
 ) -> Unattributed:
+    """The rule event by event, for captures with several streams (monitors)."""
     all_holds = [holds[d] for d in sorted(holds)]
-    app_cf: dict[int, str] = {}  # piece identity -> case-folded app
     un = Unattributed()
-    # Each event is judged on its own, so the order of events does not matter.
     for ev in events:
         t = ev.ts_ms
         if not win_start <= t < win_end:
             continue
-        field_name = INPUT_FIELDS[ev.kind]
+        un.in_window += 1
         dev_holds = holds.get(ev.device) if ev.device is not None else None
         scope = [dev_holds] if dev_holds is not None else all_holds
-        chosen: Piece | None = None
-        seen_any = False
-        want = ev.app.casefold() if ev.app is not None else None
-        for h in scope:
-            p = h.at(t)
-            if p is None:
-                continue
-            seen_any = True
-            if want is None:
-                chosen = p
-                break
-            cf = app_cf.get(id(p))
-            if cf is None:
-                cf = app_cf[id(p)] = p.app.casefold()
-            if cf == want:
-                chosen = p
-                break
-        if chosen is None:
-            reason = APP_MISMATCH if seen_any else NO_FRAME
-            un.reasons[reason] = un.reasons.get(reason, 0) + 1
-            un.input[field_name] = un.input.get(field_name, 0) + ev.count
-            un.event_ids.append(ev.event_id)
+        candidates = [p for h in scope if (p := h.at(t)) is not None]
+        if ev.app is None:
+            chosen = candidates[0] if candidates else None
         else:
-            chosen.input[field_name] = chosen.input.get(field_name, 0) + ev.count
-            chosen.event_ids.append(ev.event_id)
+            want = ev.app.casefold()
+            chosen = next((p for p in candidates if p.app.casefold() == want), None)
+        target = un.input if chosen is None else chosen.input
+        name = INPUT_FIELDS[ev.kind]
+        target[name] = target.get(name, 0) + ev.count
+        (un.event_ids if chosen is None else chosen.event_ids).append(ev.event_id)
     return un
 
 
-def _attribute_one_stream(
-    holds: _Holds, events: Sequence[InputEvent], win_start: int, win_end: int
-) -> Unattributed:
-    """The same rule as ``attribute`` for a capture with one stream, as one merge-like
-    walk over events in time order: a day has tens of thousands of events."""
-    un = Unattributed()
-    spans = holds.spans
-    n = len(spans)
-    k = -1
-    next_start = spans[0][0] if n else None
-    app_cf: dict[int, str] = {}
-    for ev in sorted(events, key=_by_time):
-        t = ev.ts_ms
-        if not win_start <= t < win_end:
+def segments(rows: Sequence[Row]) -> list[tuple[int, int, Piece]]:
+    """One stream's time as disjoint half-open [lo, hi) segments, each held by one piece,
+    in order — the same holding as ``_Holds.at``: inside a piece a row holds everything up
+    to the next row; a row that holds no time still holds its own instant t, as
+    [t, t + 1), unless a later row starts at that same instant and shadows it."""
+    segs: list[tuple[int, int, Piece]] = []
+    n = len(rows)
+    for k in range(n):
+        r = rows[k]
+        start, owner = r.start_ms, r.owner
+        assert owner is not None
+        nxt_row = rows[k + 1] if k + 1 < n else None
+        nxt = nxt_row.start_ms if nxt_row is not None else None
+        if nxt == start:
             continue
-        while next_start is not None and next_start <= t:
-            k += 1
-            next_start = spans[k + 1][0] if k + 1 < n else None
-        piece: Piece | None = None
-        if k >= 0:
-            start, end, p = spans[k]
-            if t < end or t == start:
-                piece = p
-        field_name = INPUT_FIELDS[ev.kind]
-        if piece is not None and ev.app is not None:
-            cf = app_cf.get(id(piece))
-            if cf is None:
-                cf = app_cf[id(piece)] = piece.app.casefold()
-            if cf != ev.app.casefold():
-                un.reasons[APP_MISMATCH] = un.reasons.get(APP_MISMATCH, 0) + 1
-                piece = None
-        elif piece is None:
-            un.reasons[NO_FRAME] = un.reasons.get(NO_FRAME, 0) + 1
-        target = un.input if piece is None else piece.input
-        target[field_name] = target.get(field_name, 0) + ev.count
-        (un.event_ids if piece is None else piece.event_ids).append(ev.event_id)
+        hi = r.end_ms
+        if nxt_row is not None and nxt_row.owner is owner and nxt is not None and nxt > hi:
+            hi = nxt
+        if hi <= start:
+            hi = start + 1
+        if nxt is not None and hi > nxt:
+            hi = nxt
+        if segs and segs[-1][2] is owner and segs[-1][1] == start:
+            segs[-1] = (segs[-1][0], hi, owner)
+        else:
+            segs.append((start, hi, owner))
+    return segs
+
+
+def _attribute_segments(
+    segs: list[tuple[int, int, Piece]],
+    columns: Sequence[EventColumn],
+    win_start: int,
+    win_end: int,
+) -> Unattributed:
+    """The same rule for a capture with one stream, per time segment instead of per
+    event: the segments are disjoint, so the events a piece takes from a column are one
+    slice of it, found by bisection."""
+    by_app: dict[str, list[tuple[int, int, Piece]]] = {}
+    for seg in segs:
+        by_app.setdefault(seg[2].app.casefold(), []).append(seg)
+    un = Unattributed()
+    for col in columns:
+        ts, ids, counts = col.ts, col.ids, col.counts
+        i0, i1 = bisect_left(ts, win_start), bisect_left(ts, win_end)
+        un.in_window += i1 - i0
+        name = INPUT_FIELDS[col.kind]
+        target_segs = segs if col.app is None else by_app.get(col.app.casefold(), [])
+        free = i0  # events before this index are taken or left behind
+        for lo, hi, piece in target_segs:
+            i = bisect_left(ts, lo, free, i1)
+            j = bisect_left(ts, hi, i, i1)
+            if i > free:
+                _add(un.input, un.event_ids, name, ids, counts, free, i)
+            if j > i:
+                _add(piece.input, piece.event_ids, name, ids, counts, i, j)
+            free = j
+            if free >= i1:
+                break
+        if i1 > free:
+            _add(un.input, un.event_ids, name, ids, counts, free, i1)
     return un
 
 
-def _by_time(ev: InputEvent) -> int:
-    return ev.ts_ms
+def _add(
+    into: dict[str, int],
+    into_ids: list[int],
+    name: str,
+    ids: list[int],
+    counts: list[int] | None,
+    i: int,
+    j: int,
+) -> None:
+    into[name] = into.get(name, 0) + (j - i if counts is None else sum(counts[i:j]))
+    into_ids.extend(ids[i:j])

@@ -18,10 +18,8 @@ class Row:
     end_ms: int  # the end of the time it holds (dwell or observed span), clipped
     credit_ms: int  # credited active time: held time inside the window and not away
     gap_after: bool  # a session gap follows this row on its stream
-
-    @property
-    def key(self) -> tuple[str, str | None]:
-        return (self.snap.app, self.site)
+    key: tuple[str, str | None]  # (app, site), the context key
+    owner: Piece | None = None  # the frame or interruption that holds this row
 
 
 @dataclass(slots=True)
@@ -67,3 +65,13 @@ class Piece:
         # Row ids are unique within a store, so the first row names the frame whatever
         # window or filter was asked.
         return f"F{self.rows[0].snap.row_id}"
+
+
+def claim_rows(pieces: list[Piece]) -> None:
+    """Mark every row with the frame or interruption that holds it."""
+    for f in pieces:
+        for r in f.rows:
+            r.owner = f
+        for i in f.interruptions:
+            for r in i.rows:
+                r.owner = i

@@ -12,7 +12,7 @@ from .constants import Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
 from .ledger import build_ledger
-from .pieces import Piece, Row
+from .pieces import Piece, Row, claim_rows
 from .place import AwayClock, merge_spans, place_stream, streams
 from .sessionize import sessionize
 
@@ -32,20 +32,23 @@ def compile_capture(cap: Capture, window: Window, options: Options | None = None
     interval = cap.interval or any(s.dur_ms is not None for s in cap.snapshots)
 
     by_stream: dict[str, list[Piece]] = {}
+    rows_by_stream: dict[str, list[Row]] = {}
     placed: list[Row] = []
     for device, stream in streams(cap.snapshots).items():
         rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
         if not rows:
             continue
         placed.extend(rows)
-        by_stream[device] = fold_flickers(sessionize(rows), rules.flicker_ms)
+        pieces = fold_flickers(sessionize(rows), rules.flicker_ms)
+        claim_rows(pieces)
+        by_stream[device] = pieces
+        rows_by_stream[device] = rows
 
     frames = [f for pieces in by_stream.values() for f in pieces]
     frames.sort(key=lambda f: (f.start_ms, f.device, f.rows[0].snap.row_id))
     everything = frames + [i for f in frames for i in f.interruptions]
 
-    events_in_window = sum(1 for e in cap.events if window.start_ms <= e.ts_ms < window.end_ms)
-    unattributed = attribute(by_stream, cap.events, window.start_ms, window.end_ms)
+    unattributed = attribute(rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms)
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -67,19 +70,21 @@ def compile_capture(cap: Capture, window: Window, options: Options | None = None
         hidden=hidden,
         ledger=ledger,
         rows=placed,
-        gaps=coverage_gaps(placed, rules.session_gap_ms),
+        gaps=coverage_gaps(placed, rules.session_gap_ms, several=len(rows_by_stream) > 1),
         away=_clip(merge_spans(cap.afk), window),
-        events_in_window=events_in_window,
+        events_in_window=unattributed.in_window,
         unattributed=unattributed,
         interval=interval,
     )
 
 
-def coverage_gaps(rows: Sequence[Row], session_gap_ms: int) -> list[Span]:
-    """Spans over the session gap in which no stream of any device holds time."""
+def coverage_gaps(rows: Sequence[Row], session_gap_ms: int, several: bool = True) -> list[Span]:
+    """Spans over the session gap in which no stream of any device holds time. Rows of one
+    stream arrive in time order; several streams are merged first."""
     gaps: list[Span] = []
     reach: int | None = None
-    for r in sorted(rows, key=lambda r: (r.start_ms, r.snap.row_id)):
+    ordered = sorted(rows, key=lambda r: (r.start_ms, r.snap.row_id)) if several else rows
+    for r in ordered:
         if reach is not None and r.start_ms - reach > session_gap_ms:
             gaps.append(Span(reach, r.start_ms))
         reach = r.end_ms if reach is None else max(reach, r.end_ms)

@@ -19,7 +19,7 @@ def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
     for s in snaps:
         out.setdefault(s.device, []).append(s)
     for rows in out.values():
-        rows.sort(key=lambda s: (s.ts_ms, s.row_id))
+        rows.sort(key=_time_then_id)
     return dict(sorted(out.items()))
 
 
@@ -42,6 +42,7 @@ class AwayClock:
     def __init__(self, away: Sequence[Span]) -> None:
         self._spans = merge_spans(away)
         self._starts = [s.start_ms for s in self._spans]
+        self.any = bool(self._spans)
 
     def overlap(self, start: int, end: int) -> int:
         if not self._spans or end <= start:
@@ -62,23 +63,37 @@ def place_stream(
 ) -> list[Row]:
     rows: list[Row] = []
     n = len(stream)
+    cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
+    overlap = away.overlap if away.any else None
+    keys: dict[tuple[str, str | None], tuple[str, str | None]] = {}
     for i, s in enumerate(stream):
+        ts = s.ts_ms
         nxt = stream[i + 1].ts_ms if i + 1 < n else None
         if s.dur_ms is None:
             # Point source: the row holds the time to the next row, capped (dwell).
-            gap = None if nxt is None else nxt - s.ts_ms
-            gap_after = gap is not None and gap > rules.session_gap_ms
-            dwell = 0 if gap is None or gap_after else min(gap, rules.dwell_cap_ms)
-            hold_end = s.ts_ms + dwell
+            if nxt is None:
+                gap_after, hold_end = False, ts
+            else:
+                gap = nxt - ts
+                gap_after = gap > gap_ms
+                hold_end = ts if gap_after else ts + (gap if gap < cap_ms else cap_ms)
         else:
             # Interval source: the observed span, cut where the next observation begins.
-            raw_end = s.ts_ms + max(s.dur_ms, 0)
-            hold_end = raw_end if nxt is None else max(min(raw_end, nxt), s.ts_ms)
-            gap_after = nxt is not None and nxt - raw_end > rules.session_gap_ms
-        if s.ts_ms >= win_end or (s.ts_ms < win_start and hold_end <= win_start):
+            raw_end = ts + max(s.dur_ms, 0)
+            hold_end = raw_end if nxt is None else max(min(raw_end, nxt), ts)
+            gap_after = nxt is not None and nxt - raw_end > gap_ms
+        if ts >= win_end or (ts < win_start and hold_end <= win_start):
             continue
-        start = max(s.ts_ms, win_start)
-        end = max(min(hold_end, win_end), start)
-        credit = end - start - away.overlap(start, end)
-        rows.append(Row(s, site_of(s.url), start, end, credit, gap_after))
+        start = ts if ts > win_start else win_start
+        end = hold_end if hold_end < win_end else win_end
+        if end < start:
+            end = start
+        credit = end - start if overlap is None else end - start - overlap(start, end)
+        site = site_of(s.url) if s.url else None
+        key = keys.setdefault((s.app, site), (s.app, site))
+        rows.append(Row(s, site, start, end, credit, gap_after, key))
     return rows
+
+
+def _time_then_id(s: Snapshot) -> tuple[int, int]:
+    return (s.ts_ms, s.row_id)

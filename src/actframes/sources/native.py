@@ -9,13 +9,12 @@ from ..capture.store import SCHEMA_VERSION
 from ..errors import SourceError
 from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
+from ._columns import columns_from_groups
 from ._rows import Names, check_ms
 from .base import READ_MARGIN_MS, connect_ro, fetch, tables
 
 # Rows that can never be placed in a day are read for every window, so each reports them.
-_UNPLACEABLE = (
-    f"(typeof(ts_ms) != 'integer' OR ts_ms < {MIN_TS_MS} OR ts_ms >= {MAX_TS_MS})"
-)
+_UNPLACEABLE = f"(typeof(ts_ms) != 'integer' OR ts_ms < {MIN_TS_MS} OR ts_ms >= {MAX_TS_MS})"
 
 
 class NativeSource:
@@ -63,7 +62,30 @@ class NativeSource:
                 continue
             url = url.strip() if isinstance(url, str) and url.strip() else None
             cap.snapshots.append(Snapshot(rid, ts, app, names.title(title_raw), url, device or ""))
+        self._read_events(cap, lo, hi, names)
+        q = "SELECT start_ms, end_ms FROM afk WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms"
+        for s, e in fetch(self._conn, q, (start_ms, end_ms)):
+            if isinstance(s, int) and isinstance(e, int) and e > s:
+                cap.afk.append(Span(s, e))
+
+    def _read_events(self, cap: Capture, lo: int, hi: int, names: Names) -> None:
+        """In bulk (grouped in SQL) unless some row needs a report."""
         kinds = ",".join(f"'{k}'" for k in INPUT_KINDS)
+        odd = fetch(
+            self._conn,
+            f"SELECT count(*) FROM input_events WHERE {_UNPLACEABLE} AND kind IN ({kinds})",
+        )[0][0]
+        if not odd:
+            q = (
+                "SELECT kind, app, device, group_concat(id), group_concat(ts_ms),"
+                " group_concat(CASE WHEN typeof(count) = 'integer' AND count > 0"
+                " THEN count ELSE 1 END)"
+                " FROM (SELECT * FROM input_events"
+                f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds}) ORDER BY ts_ms LIMIT -1)"
+                " GROUP BY kind, app, device"
+            )
+            cap.event_columns = columns_from_groups(fetch(self._conn, q, (lo, hi)), _known_kind)
+            return
         q = (
             "SELECT id, ts_ms, kind, count, app, device FROM input_events"
             f" WHERE ((ts_ms >= ? AND ts_ms < ?) OR {_UNPLACEABLE}) AND kind IN ({kinds})"
@@ -76,7 +98,7 @@ class NativeSource:
             n = count if isinstance(count, int) and count > 0 else 1
             ev_app = names.app(app_raw) or None
             cap.events.append(InputEvent(rid, ts, kind, ev_app, device or None, n))
-        q = "SELECT start_ms, end_ms FROM afk WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms"
-        for s, e in fetch(self._conn, q, (start_ms, end_ms)):
-            if isinstance(s, int) and isinstance(e, int) and e > s:
-                cap.afk.append(Span(s, e))
+
+
+def _known_kind(kind: str) -> str | None:
+    return kind if kind in INPUT_KINDS else None

@@ -24,6 +24,7 @@ from ..errors import SourceError
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent, Rejected, Snapshot
 from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
+from ._columns import DuplicateIds, columns_from_groups
 from ._rows import Names, first_of_each_id, parse_ts
 from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
 
@@ -89,40 +90,81 @@ class ScreenpipeSource:
     def _odd_rows(self, table: str, cols: str, lo: str, hi: str, where: str) -> list[Any]:
         """Rows that can never be placed in a day (no date shape, dated out of range): read
         for every window, so each document reports them."""
+        # The cheap range test comes first, so rows of the window's own days stop there.
         q = (
-            f"SELECT {cols} FROM {table} WHERE (timestamp IS NULL"
-            f" OR timestamp {_NOT_DATE_SHAPED} OR timestamp < ? OR timestamp >= ?)"
-            f" AND (timestamp IS NULL OR NOT (timestamp >= ? AND timestamp < ?)){where}"
+            f"SELECT {cols} FROM {table}"
+            " WHERE (timestamp IS NULL OR NOT (timestamp >= ? AND timestamp < ?))"
+            f" AND (timestamp IS NULL OR timestamp < ? OR timestamp >= ?"
+            f" OR timestamp {_NOT_DATE_SHAPED}){where}"
         )
-        return fetch(self._conn, q, (_RANGE_LO, _RANGE_HI, lo, hi))
+        return fetch(self._conn, q, (lo, hi, _RANGE_LO, _RANGE_HI))
 
     def _read_frames(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
         opt = ", ".join(
-            c if c in self._fcols else "NULL" for c in ("window_name", "browser_url", "device_name")
+            f"{c if c in self._fcols else 'NULL'} AS {alias}"
+            for c, alias in (
+                ("window_name", "title"),
+                ("browser_url", "url"),
+                ("device_name", "dev"),
+            )
         )
+        # LIMIT -1 keeps the subquery whole, so each instant is computed once; the text
+        # comes back only for rows SQLite could not parse.
         q = (
-            f"SELECT id, {ms}, CASE WHEN {ms} IS NULL THEN timestamp END, app_name, {opt}"
-            " FROM frames WHERE timestamp >= ? AND timestamp < ?"
+            f"SELECT id, ms, CASE WHEN ms IS NULL THEN ts END, app, title, url, dev FROM ("
+            f"SELECT id, timestamp AS ts, {ms} AS ms, app_name AS app, {opt}"
+            " FROM frames WHERE timestamp >= ? AND timestamp < ? LIMIT -1)"
         )
         rows = fetch(self._conn, q, (lo, hi))
         rows += self._odd_rows("frames", f"id, NULL, timestamp, app_name, {opt}", lo, hi, "")
         names = Names()
+        urls: dict[object, str | None] = {}
         snaps: list[Snapshot] = []
-        for rid, ts_sql, ts_raw, app_raw, title_raw, url_raw, dev_raw in rows:
-            ts = _instant(rid, ts_sql, ts_raw, "frames", cap)
-            if ts is None:
-                continue
+        for rid, ts, ts_raw, app_raw, title_raw, url_raw, dev_raw in rows:
+            if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:
+                placed = _instant(rid, ts, ts_raw, "frames", cap)
+                if placed is None:
+                    continue
+                ts = placed
             app = names.app(app_raw)
             if not app:
                 cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
                 continue
-            url = url_raw.strip() if isinstance(url_raw, str) and url_raw.strip() else None
-            device = dev_raw if isinstance(dev_raw, str) else ""
+            url = urls.get(url_raw, "")
+            if url == "":
+                url = urls[url_raw] = url_raw.strip() or None if isinstance(url_raw, str) else None
+            device = dev_raw if type(dev_raw) is str else ""
             snaps.append(Snapshot(rid, ts, app, names.title(title_raw), url, device))
         cap.snapshots, dropped = first_of_each_id(snaps, "frames")
         cap.rejected.extend(dropped)
 
     def _read_events(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
+        """In bulk when every row is clean; row by row when some row needs a report."""
+        app = "app_name" if "app_name" in self._ecols else "NULL"
+        dev = "device_name" if "device_name" in self._ecols else "NULL"
+        types = ",".join(f"'{t}'" for t in EVENT_KINDS)
+        # LIMIT -1 keeps the subquery whole, so each instant is computed once.
+        q = (
+            "SELECT ms IS NOT NULL AND typeof(id) = 'integer', et, app, dev,"
+            " group_concat(id), group_concat(ms), NULL FROM ("
+            f"SELECT id, {ms} AS ms, event_type AS et, {app} AS app, {dev} AS dev"
+            " FROM ui_events WHERE timestamp >= ? AND timestamp < ?"
+            f" AND event_type COLLATE NOCASE IN ({types}) LIMIT -1)"
+            " GROUP BY 1, et, app, dev"
+        )
+        groups = fetch(self._conn, q, (lo, hi))
+        odd = self._odd_rows(
+            "ui_events", "id", lo, hi, f" AND event_type COLLATE NOCASE IN ({types})"
+        )
+        if not odd and all(g[0] for g in groups):
+            try:
+                cap.event_columns = columns_from_groups((g[1:] for g in groups), _kind_of)
+                return
+            except DuplicateIds:
+                pass
+        self._read_events_rowwise(cap, lo, hi, ms)
+
+    def _read_events_rowwise(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
         app = "app_name" if "app_name" in self._ecols else "NULL"
         dev = "device_name" if "device_name" in self._ecols else "NULL"
         # Only the counted types are read: stores hold far more mouse moves than clicks.
@@ -152,8 +194,7 @@ class ScreenpipeSource:
                 ts = placed
             kind: str | None = kinds.get(kind_raw, "")
             if kind == "":
-                raw = kind_raw.lower() if isinstance(kind_raw, str) else ""
-                kind = kinds[kind_raw] = EVENT_KINDS.get(raw)
+                kind = kinds[kind_raw] = _kind_of(kind_raw) if isinstance(kind_raw, str) else None
             if kind is None:
                 continue
             ev_app: str | None = apps.get(app_raw, "")
@@ -162,6 +203,10 @@ class ScreenpipeSource:
             events.append(InputEvent(rid, ts, kind, ev_app, dev_raw or None))
         cap.events, dropped = first_of_each_id(events, "ui_events")
         cap.rejected.extend(dropped)
+
+
+def _kind_of(event_type: str) -> str | None:
+    return EVENT_KINDS.get(event_type) or EVENT_KINDS.get(event_type.lower())
 
 
 def _instant(rid: object, ts_sql: object, ts_raw: object, table: str, cap: Capture) -> int | None:
