@@ -139,7 +139,26 @@ def _out(text: str) -> None:
 # ---------------------------------------------------------------- commands
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Commands that live in their own modules, imported only when invoked (or listed), so
+# `actframes day` does not pay for the recorder, the MCP server or the HTML report.
+LAZY_COMMANDS: dict[str, str] = {}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            command: click.Command = getattr(importlib.import_module(module), attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="actframes")
 def cli() -> None:
     """Compile screen-activity capture into deterministic activity frames."""
