@@ -19,6 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
+	$(BIN)/python -m compileall -q src >/dev/null  # time the code as an installed package runs it
 	$(BIN)/python bench/run.py
 
 lint: $(STAMP)

@@ -320,7 +320,7 @@ def test_big_output_is_big(big_store: Path) -> None:
     # The pipe test only means something when the output outgrows a pipe buffer.
     proc = run_cli_bytes("day", DAY, "--db", str(big_store), "--tz", TZ)
     assert proc.returncode == 0
-    assert len(proc.stdout) > 1_000_000
+    assert len(proc.stdout) > 4 * 65_536  # well past a Linux pipe buffer
 
 
 # ---------------------------------------------------------------- machine zone and locale

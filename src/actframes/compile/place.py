@@ -5,6 +5,7 @@ interval sources), both cut to the window and, for earned time, to not-away time
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import itemgetter
 from collections.abc import Sequence
 
 from ..model import Snapshot, Span
@@ -13,13 +14,16 @@ from .pieces import Row
 from .site import site_of
 
 
+_TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
+
+
 def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
     """Rows grouped by device, each sorted by (time, row id) — never by input order."""
     out: dict[str, list[Snapshot]] = {}
     for s in snaps:
         out.setdefault(s.device, []).append(s)
     for rows in out.values():
-        rows.sort(key=_time_then_id)
+        rows.sort(key=_TIME_THEN_ID)
     return dict(sorted(out.items()))
 
 
@@ -93,7 +97,3 @@ def place_stream(
         key = keys.setdefault((s.app, site), (s.app, site))
         rows.append(Row(s, site, start, end, credit, gap_after, key))
     return rows
-
-
-def _time_then_id(s: Snapshot) -> tuple[int, int]:
-    return (s.ts_ms, s.row_id)
