@@ -5,14 +5,13 @@ interval sources), both cut to the window and, for earned time, to not-away time
 from __future__ import annotations
 
 from bisect import bisect_right
-from operator import itemgetter
 from collections.abc import Sequence
+from operator import itemgetter
 
 from ..model import Snapshot, Span
 from .constants import Rules
 from .pieces import Row
 from .site import site_of
-
 
 _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
 
