@@ -183,6 +183,8 @@ def assemble(
     events_in_window: int,
     unattributed: Unattributed,
     interval: bool,
+    digest: str,
+    compiled: dict[str, Any],
 ) -> Doc:
     clock = Clock(window.tz)
     win: Doc = {}
@@ -210,7 +212,8 @@ def assemble(
         omitted["by"] = hidden.reason
     return {
         "schema_version": SCHEMA_VERSION,
-        "source": {"kind": cap.kind},
+        "source": {"kind": cap.kind, "digest": digest},
+        "compiled": compiled,
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],

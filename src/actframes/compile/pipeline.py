@@ -14,6 +14,7 @@ from .flicker import fold_flickers
 from .ledger import build_ledger
 from .pieces import Piece, Row, claim_rows
 from .place import AwayClock, merge_spans, place_stream, streams
+from .provenance import capture_digest, constants
 from .sessionize import sessionize
 
 
@@ -75,7 +76,20 @@ def compile_capture(cap: Capture, window: Window, options: Options | None = None
         events_in_window=unattributed.in_window,
         unattributed=unattributed,
         interval=interval,
+        digest=capture_digest(cap),
+        compiled=compiled_obj(opts),
     )
+
+
+def compiled_obj(opts: Options) -> dict[str, object]:
+    """What the document was compiled with: the compiler, the options and the constants."""
+    from .. import __version__
+
+    return {
+        "by": f"actframes {__version__}",
+        "options": {"min_active_s": opts.min_active_s},
+        "constants": constants(opts.rules),
+    }
 
 
 def coverage_gaps(rows: Sequence[Row], session_gap_ms: int, several: bool = True) -> list[Span]:

@@ -42,6 +42,7 @@ def columns_from_groups(
         counts = None
         if any(p[2] is not None for p in parts):
             counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
+        # SQL hands each group over in (time, id) order; merged groups are sorted again.
         if len(parts) > 1 or ts != sorted(ts):
             order = sorted(range(len(ts)), key=lambda k: (ts[k], ids[k]))
             ids, ts = [ids[k] for k in order], [ts[k] for k in order]

@@ -81,7 +81,8 @@ class NativeSource:
                 " group_concat(CASE WHEN typeof(count) = 'integer' AND count > 0"
                 " THEN count ELSE 1 END)"
                 " FROM (SELECT * FROM input_events"
-                f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds}) ORDER BY ts_ms LIMIT -1)"
+                f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds})"
+                " ORDER BY ts_ms, id LIMIT -1)"
                 " GROUP BY kind, app, device"
             )
             cap.event_columns = columns_from_groups(fetch(self._conn, q, (lo, hi)), _known_kind)

@@ -149,7 +149,7 @@ class ScreenpipeSource:
             " group_concat(id), group_concat(ms), NULL FROM ("
             f"SELECT id, {ms} AS ms, event_type AS et, {app} AS app, {dev} AS dev"
             " FROM ui_events WHERE timestamp >= ? AND timestamp < ?"
-            f" AND event_type COLLATE NOCASE IN ({types}) LIMIT -1)"
+            f" AND event_type COLLATE NOCASE IN ({types}) ORDER BY ms, id LIMIT -1)"
             " GROUP BY 1, et, app, dev"
         )
         groups = fetch(self._conn, q, (lo, hi))

@@ -1,0 +1,72 @@
+"""Provenance: a digest of exactly what a compile read, and what it was compiled with.
+
+The digest is SHA-256 over a canonical text form of the capture the reader returned for
+the window (rows, events, away spans and rejected rows — with the reader's margins, since
+rows just outside the window decide the dwell of rows inside it). Canonical form, in order,
+each part ending in U+001E:
+
+    "actframes-capture-v1"
+    snapshots, sorted by (device, time, row id): one part per field — row id, time ms,
+        duration ms, device, app, title, url — the values joined by U+001F, None as ""
+    event columns, sorted by repr((kind, app, device)): that repr, then the ids, the
+        times and the counts of the column joined by ","
+    away spans, merged and sorted: "start-end" joined by ","
+    rejected rows, sorted: "table U+001F row U+001F reason U+001F time" joined by U+001D
+
+Whole fields are joined at once (C speed): a day can hold tens of thousands of rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from ..model import Capture
+from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES, Rules
+from .place import merge_spans
+
+CANONICAL_VERSION = "actframes-capture-v1"
+_RS, _US, _GS = "\x1e", "\x1f", "\x1d"
+
+
+def capture_digest(cap: Capture) -> str:
+    h = hashlib.sha256()
+
+    def part(text: str) -> None:
+        h.update(text.encode("utf-8", "surrogatepass"))
+        h.update(_RS.encode())
+
+    part(CANONICAL_VERSION)
+    snaps = sorted(cap.snapshots, key=lambda s: (s.device, s.ts_ms, s.row_id))
+    part(str(len(snaps)))
+    if snaps:
+        ids, ts, apps, titles, urls, devices, durs = zip(*snaps, strict=True)
+        for column in (ids, ts, durs, devices, apps, titles, urls):
+            part(_US.join(_texts(column)))
+    columns = sorted(cap.all_columns(), key=lambda c: repr((c.kind, c.app, c.device)))
+    part(str(len(columns)))
+    for col in columns:
+        part(repr((col.kind, col.app, col.device)))
+        part(",".join(map(str, col.ids)))
+        part(",".join(map(str, col.ts)))
+        part(",".join(map(str, col.counts)) if col.counts is not None else "")
+    part(",".join(f"{s.start_ms}-{s.end_ms}" for s in merge_spans(cap.afk)))
+    rejected = sorted(
+        (r.table, r.row, r.reason, "" if r.ts_ms is None else str(r.ts_ms)) for r in cap.rejected
+    )
+    part(_GS.join(_US.join(r) for r in rejected))
+    return h.hexdigest()
+
+
+def constants(rules: Rules) -> dict[str, int]:
+    return {
+        "dwell_cap_ms": rules.dwell_cap_ms,
+        "session_gap_ms": rules.session_gap_ms,
+        "flicker_ms": rules.flicker_ms,
+        "gap_list_min_ms": GAP_LIST_MIN_MS,
+        "max_frame_titles": MAX_FRAME_TITLES,
+    }
+
+
+def _texts(values: Iterable[object]) -> Iterable[str]:
+    return ("" if v is None else str(v) for v in values)
