@@ -141,7 +141,11 @@ def _out(text: str) -> None:
 
 # Commands that live in their own modules, imported only when invoked (or listed), so
 # `actframes day` does not pay for the recorder, the MCP server or the HTML report.
-LAZY_COMMANDS: dict[str, str] = {}
+LAZY_COMMANDS: dict[str, str] = {
+    "verify": "actframes.cli_trust:verify",
+    "tier2": "actframes.cli_trust:tier2",
+    "cache": "actframes.cli_trust:cache",
+}
 
 
 class LazyGroup(click.Group):
@@ -182,6 +186,9 @@ def cli() -> None:
     show_default=True,
     help="Token budget (o200k) for --format context.",
 )
+@click.option(
+    "--no-cache", is_flag=True, help="Compile afresh; neither read nor write the document cache."
+)
 def day(
     date: str | None,
     db: Path | None,
@@ -190,17 +197,39 @@ def day(
     fmt: str,
     min_minutes: float,
     budget: int,
+    no_cache: bool,
 ) -> None:
-    """Compile one local DATE (YYYY-MM-DD, default today) and print it."""
-    from .api import compile_day
+    """Compile one local DATE (YYYY-MM-DD, default today) and print it.
+
+    Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
+    disables it) and served again only while the store holds the same rows for the day.
+    """
+    doc = compile_day_cli(date, db, tz, source, min_minutes, no_cache)
+    _out(_render(doc, fmt, _budget(budget)))
+
+
+def compile_day_cli(
+    date: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    min_minutes: float,
+    no_cache: bool = False,
+) -> dict[str, Any]:
+    """The shared path of every command that prints one day: zone, store, cache."""
+    from .cache import DocCache, compile_window_cached, default_cache_dir
+    from .window import day_window
 
     zone = tz or machine_zone()
+    window = day_window(date or today(zone), zone)
+    options = _options(min_minutes)
     src = _open(db, source)
     try:
-        doc = compile_day(src, date or today(zone), zone, _options(min_minutes))
+        root = None if no_cache else default_cache_dir()
+        doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
     finally:
         src.close()
-    _out(_render(doc, fmt, _budget(budget)))
+    return doc
 
 
 @cli.command()
@@ -253,15 +282,7 @@ def context(
 @store_options
 def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
     """Print the ledger of DATE (default today) as a table: time per app and site."""
-    from .api import compile_day
-
-    zone = tz or machine_zone()
-    src = _open(db, source)
-    try:
-        doc = compile_day(src, date or today(zone), zone)
-    finally:
-        src.close()
-    _out(ledger_table(doc))
+    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
 
 
 def ledger_table(doc: dict[str, Any]) -> str:

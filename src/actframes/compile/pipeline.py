@@ -26,7 +26,10 @@ class Options:
     rules: Rules = field(default_factory=Rules)
 
 
-def compile_capture(cap: Capture, window: Window, options: Options | None = None) -> Doc:
+def compile_capture(
+    cap: Capture, window: Window, options: Options | None = None, *, digest: str | None = None
+) -> Doc:
+    """The Tier-1 document; ``digest`` may be passed when the caller has it already."""
     opts = options or Options()
     rules = opts.rules
     away = AwayClock(cap.afk)
@@ -76,7 +79,7 @@ def compile_capture(cap: Capture, window: Window, options: Options | None = None
         events_in_window=unattributed.in_window,
         unattributed=unattributed,
         interval=interval,
-        digest=capture_digest(cap),
+        digest=digest or capture_digest(cap),
         compiled=compiled_obj(opts),
     )
 

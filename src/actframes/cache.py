@@ -1,0 +1,120 @@
+"""A cache of compiled documents.
+
+One file per (store, window, zone, options, compiler version), holding the document and
+the digest of the rows it was compiled from. A lookup first asks the store for the digest
+of what it holds for the window now; when that matches, the stored document is served and
+nothing is recompiled. Writes go to a temporary file that replaces the old one atomically,
+so a crash mid-write leaves either the old entry or the new one, never a torn file; an
+unreadable entry is treated as absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .compile.document import Doc
+from .compile.pipeline import Options, compile_capture
+from .compile.provenance import capture_digest
+from .sources import Source
+from .window import Window
+
+
+def default_cache_dir() -> Path | None:
+    """$ACTFRAMES_CACHE (a folder, or "off"), else $XDG_CACHE_HOME/actframes."""
+    env = os.environ.get("ACTFRAMES_CACHE")
+    if env:
+        return None if env.lower() in ("off", "0", "no", "false") else Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "actframes"
+
+
+class DocCache:
+    def __init__(self, root: Path) -> None:
+        self.root = root / "docs"
+
+    def entry(self, source: Source, window: Window, options: Options) -> Path:
+        ident = json.dumps(
+            [
+                str(Path(source.path).resolve()),
+                source.kind,
+                window.start_ms,
+                window.end_ms,
+                window.tz,
+                window.day,
+                options.min_active_s,
+                [
+                    options.rules.dwell_cap_ms,
+                    options.rules.session_gap_ms,
+                    options.rules.flicker_ms,
+                ],
+                __version__,
+            ]
+        )
+        return self.root / (hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json")
+
+    def get(self, path: Path, digest: str) -> Doc | None:
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("digest") != digest:
+            return None
+        doc = stored.get("doc")
+        return doc if isinstance(doc, dict) else None
+
+    def put(self, path: Path, digest: str, doc: Doc) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump({"digest": digest, "doc": doc}, fh, ensure_ascii=False)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass  # a cache that cannot be written is only slower, never wrong
+
+    def clear(self) -> int:
+        n = 0
+        if self.root.is_dir():
+            for p in self.root.iterdir():
+                if p.suffix == ".json" or p.name.startswith(".tmp-"):
+                    p.unlink(missing_ok=True)
+                    n += 1
+        return n
+
+    def stats(self) -> dict[str, Any]:
+        files = [p for p in self.root.glob("*.json")] if self.root.is_dir() else []
+        return {
+            "path": str(self.root),
+            "entries": len(files),
+            "bytes": sum(p.stat().st_size for p in files),
+        }
+
+
+def compile_window_cached(
+    source: Source, window: Window, options: Options | None, cache: DocCache | None
+) -> tuple[Doc, bool]:
+    """The document for the window, and whether it came from the cache."""
+    opts = options or Options()
+    cap = source.read(window.start_ms, window.end_ms)
+    if cache is None:
+        return compile_capture(cap, window, opts), False
+    digest = capture_digest(cap)
+    entry = cache.entry(source, window, opts)
+    hit = cache.get(entry, digest)
+    if hit is not None:
+        return hit, True
+    doc = compile_capture(cap, window, opts, digest=digest)
+    cache.put(entry, digest, doc)
+    return doc, False

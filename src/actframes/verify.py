@@ -1,0 +1,183 @@
+"""Audit a document against the store it claims to come from.
+
+``verify`` re-reads the document's window from the store with the document's own options
+and constants, recompiles, and reports every field that differs, frame by frame. It also
+checks that every row and event the evidence names still exists, and says whether the
+store changed since the document was made (digest mismatch) and which days that touches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .compile.constants import Rules
+from .compile.document import Doc
+from .compile.pipeline import Options, compile_capture
+from .compile.ranges import expand
+from .errors import UsageError
+from .sources import Source
+from .window import Window, day_window, parse_local
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    where: str  # a frame id, or the top-level key
+    field: str
+    expected: Any  # what the store gives now
+    found: Any  # what the document says
+
+    def line(self) -> str:
+        return (
+            f"{self.where} {self.field}: expected {_show(self.expected)}, found {_show(self.found)}"
+        )
+
+
+@dataclass(slots=True)
+class Report:
+    differences: list[Difference] = field(default_factory=list)
+    store_changed: bool = False
+    affected_days: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences and not self.store_changed
+
+
+def window_of(doc: Doc) -> Window:
+    try:
+        w = doc["window"]
+        if "day" in w:
+            return day_window(w["day"], w["tz"])
+        return Window(parse_local(w["start"], w["tz"]), parse_local(w["end"], w["tz"]), w["tz"])
+    except (KeyError, TypeError) as exc:
+        raise UsageError(f"document has no usable window: {exc}") from exc
+
+
+def options_of(doc: Doc) -> Options:
+    try:
+        compiled = doc["compiled"]
+        c = compiled["constants"]
+        rules = Rules(
+            dwell_cap_ms=int(c["dwell_cap_ms"]),
+            session_gap_ms=int(c["session_gap_ms"]),
+            flicker_ms=int(c["flicker_ms"]),
+        )
+        return Options(min_active_s=int(compiled["options"]["min_active_s"]), rules=rules)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UsageError(f"document does not say how it was compiled: {exc}") from exc
+
+
+def verify(doc: Doc, source: Source) -> Report:
+    window = window_of(doc)
+    cap = source.read(window.start_ms, window.end_ms)
+    fresh = compile_capture(cap, window, options_of(doc))
+    report = Report()
+    _compare_top(doc, fresh, report)
+    _compare_frames(doc, fresh, report)
+    _check_evidence(doc, cap.snapshots, cap.all_events(), report)
+    report.store_changed = doc.get("source", {}).get("digest") != fresh["source"]["digest"]
+    if report.differences or report.store_changed:
+        report.affected_days = _days(doc, fresh, report)
+    return report
+
+
+_SKIP_TOP = {"frames", "inferred"}
+
+
+def _compare_top(doc: Doc, fresh: Doc, report: Report) -> None:
+    for key in fresh:
+        if key in _SKIP_TOP or key == "source":
+            continue
+        _diff(key, "", fresh.get(key), doc.get(key), report)
+    for key in doc:
+        if key not in fresh and key not in _SKIP_TOP:
+            report.differences.append(Difference(key, "", None, doc[key]))
+    if doc.get("source", {}).get("kind") != fresh["source"]["kind"]:
+        report.differences.append(
+            Difference("source", "kind", fresh["source"]["kind"], doc.get("source", {}).get("kind"))
+        )
+
+
+def _compare_frames(doc: Doc, fresh: Doc, report: Report) -> None:
+    theirs = {f.get("id"): f for f in doc.get("frames", []) if isinstance(f, dict)}
+    ours = {f["id"]: f for f in fresh["frames"]}
+    for fid, f in ours.items():
+        if fid not in theirs:
+            report.differences.append(Difference(fid, "frame", "present", "missing"))
+            continue
+        for key in f:
+            _diff(fid, key, f[key], theirs[fid].get(key), report)
+        for key in theirs[fid]:
+            if key not in f:
+                report.differences.append(Difference(fid, key, None, theirs[fid][key]))
+    for fid in theirs:
+        if fid not in ours:
+            report.differences.append(Difference(str(fid), "frame", "missing", "present"))
+
+
+def _diff(where: str, path: str, expected: Any, found: Any, report: Report) -> None:
+    """Record differences at the finest field that still reads well."""
+    if expected == found:
+        return
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for k in sorted(set(expected) | set(found)):
+            _diff(where, f"{path}.{k}" if path else k, expected.get(k), found.get(k), report)
+        return
+    report.differences.append(Difference(where, path or "(value)", expected, found))
+
+
+def _check_evidence(doc: Doc, snapshots: list[Any], events: list[Any], report: Report) -> None:
+    rows = {s.row_id for s in snapshots}
+    event_ids = {e.event_id for e in events}
+    for f in doc.get("frames", []):
+        if not isinstance(f, dict):
+            continue
+        pieces = [f, *f.get("interruptions", [])]
+        for p in pieces:
+            ev = p.get("evidence", {})
+            try:
+                missing_rows = [r for r in expand(ev.get("rows", "")) if r not in rows]
+                missing_events = [e for e in expand(ev.get("events", "")) if e not in event_ids]
+            except ValueError:
+                report.differences.append(Difference(str(f.get("id")), "evidence", "ranges", ev))
+                continue
+            if missing_rows:
+                report.differences.append(
+                    Difference(
+                        str(f.get("id")),
+                        "evidence.rows",
+                        "rows in the store",
+                        f"missing {','.join(map(str, missing_rows[:10]))}",
+                    )
+                )
+            if missing_events:
+                report.differences.append(
+                    Difference(
+                        str(f.get("id")),
+                        "evidence.events",
+                        "events in the store",
+                        f"missing {','.join(map(str, missing_events[:10]))}",
+                    )
+                )
+
+
+def _days(doc: Doc, fresh: Doc, report: Report) -> list[str]:
+    window = doc.get("window", {})
+    if "day" in window:
+        return [window["day"]]
+    starts = {f["id"]: f["start"] for f in fresh["frames"]}
+    starts.update(
+        {f.get("id"): f.get("start") for f in doc.get("frames", []) if isinstance(f, dict)}
+    )
+    days = {str(starts[d.where])[:10] for d in report.differences if d.where in starts}
+    if not days or (report.store_changed and not report.differences):
+        days |= {str(window.get("start", ""))[:10], str(window.get("end", ""))[:10]}
+    return sorted(d for d in days if d)
+
+
+def _show(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 120 else text[:119] + "…"

@@ -1,0 +1,70 @@
+"""The document cache: served only while the rows are the same, safe against torn writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from actframes.api import open_source, to_json
+from actframes.cache import DocCache, compile_window_cached
+from actframes.compile.pipeline import Options
+from actframes.window import day_window
+
+from .builders import run_cli
+from .test_golden import build
+
+WIN = day_window("2026-03-10", "Europe/Berlin")
+
+
+def run(db: Path, cache: DocCache) -> tuple[str, bool]:
+    src = open_source(db)
+    try:
+        doc, hit = compile_window_cached(src, WIN, Options(), cache)
+    finally:
+        src.close()
+    return to_json(doc), hit
+
+
+def test_hit_only_while_rows_are_unchanged(tmp_path: Path) -> None:
+    db = build(tmp_path / "g.db")
+    cache = DocCache(tmp_path / "c")
+    first, hit1 = run(db, cache)
+    second, hit2 = run(db, cache)
+    assert (hit1, hit2) == (False, True) and first == second
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE snapshots SET title = 'x' WHERE id = 1")
+    conn.close()
+    third, hit3 = run(db, cache)
+    assert not hit3 and third != first and '"x"' in third
+
+
+def test_torn_or_foreign_entries_are_ignored(tmp_path: Path) -> None:
+    db = build(tmp_path / "g.db")
+    cache = DocCache(tmp_path / "c")
+    good, _ = run(db, cache)
+    (entry,) = list(cache.root.glob("*.json"))
+    entry.write_text(entry.read_text()[:100], encoding="utf-8")  # a torn write
+    (cache.root / ".tmp-crashed.json").write_text("{", encoding="utf-8")  # a crash mid-write
+    again, hit = run(db, cache)
+    assert not hit and again == good
+    assert run(db, cache)[1]
+    assert cache.clear() == 2 and not list(cache.root.iterdir())
+
+
+def test_cli_no_cache_and_clear(tmp_path: Path) -> None:
+    db = build(tmp_path / "g.db")
+    env_dir = tmp_path / "cache"
+    from .builders import cli_env
+
+    env = cli_env(ACTFRAMES_CACHE=str(env_dir))
+    a = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", env=env)
+    b = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", env=env)
+    c = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", "--no-cache",
+                env=env)
+    assert a.stdout == b.stdout == c.stdout and a.returncode == 0
+    assert len(list((env_dir / "docs").glob("*.json"))) == 1
+    info = run_cli("cache", "info", env=env)
+    assert "entries: 1" in info.stdout
+    cleared = run_cli("cache", "clear", env=env)
+    assert cleared.stdout.strip() == "removed 1 cached document(s)"
