@@ -148,7 +148,10 @@ def test_unplaceable_rows_are_reported_on_every_day(tmp_path: Path) -> None:
             cap = src.read(w.start_ms, w.end_ms)
         finally:
             src.close()
-        assert sorted(r.row for r in cap.rejected) == ["60", "61", "62", "63"]
+        # Rows with no plausible integer time are reported every day; a fractional time is
+        # reported on the day it falls in (2026-03-10).
+        expected = ["60", "61", "62", "63"] if day == "2026-03-10" else ["60", "61", "62"]
+        assert sorted(r.row for r in cap.rejected) == expected
 
 
 def test_newer_schema_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from ..model import Rejected
 from ..text import clean_name, clip_title
-from ..timeparse import TimestampError, check_range, parse_iso_ms
+from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
 
 T = TypeVar("T", bound=tuple[Any, ...])
 
@@ -25,6 +25,9 @@ def parse_ts(value: object, table: str, row: object) -> int | Rejected:
 
 def check_ms(value: object, table: str, row: object) -> int | Rejected:
     """A stored integer-millisecond timestamp, or the reason it cannot be used."""
+    if isinstance(value, float) and MIN_TS_MS <= value < MAX_TS_MS:
+        # Placeable, so reported on its own day, but not an integer millisecond.
+        return Rejected(table, str(row), "timestamp missing or not an integer", int(value))
     if not isinstance(value, int) or isinstance(value, bool):
         return Rejected(table, str(row), "timestamp missing or not an integer")
     try:

@@ -14,7 +14,14 @@ from ._rows import Names, check_ms
 from .base import READ_MARGIN_MS, connect_ro, fetch, tables
 
 # Rows that can never be placed in a day are read for every window, so each reports them.
-_UNPLACEABLE = f"(typeof(ts_ms) != 'integer' OR ts_ms < {MIN_TS_MS} OR ts_ms >= {MAX_TS_MS})"
+# In an index NULLs sort first and text or blobs after every number, so three index ranges
+# find every row without a plausible time, without a table scan.
+_UNPLACEABLE_RANGES = ("ts_ms IS NULL", f"ts_ms < {MIN_TS_MS}", f"ts_ms >= {MAX_TS_MS}")
+
+
+def _unplaceable(select: str) -> str:
+    """``select`` (ending in WHERE …) for each unplaceable range, as one query."""
+    return " UNION ALL ".join(f"{select} {cond}" for cond in _UNPLACEABLE_RANGES)
 
 
 class NativeSource:
@@ -47,10 +54,8 @@ class NativeSource:
 
     def _read(self, cap: Capture, lo: int, hi: int, start_ms: int, end_ms: int) -> None:
         names = Names()
-        q = (
-            "SELECT id, ts_ms, app, title, url, device FROM snapshots"
-            f" WHERE (ts_ms >= ? AND ts_ms < ?) OR {_UNPLACEABLE}"
-        )
+        cols = "SELECT id, ts_ms, app, title, url, device FROM snapshots WHERE"
+        q = f"{cols} ts_ms >= ? AND ts_ms < ? UNION ALL {_unplaceable(cols)}"
         for rid, ts_raw, app_raw, title_raw, url, device in fetch(self._conn, q, (lo, hi)):
             ts = check_ms(ts_raw, "snapshots", rid)
             if isinstance(ts, Rejected):
@@ -73,23 +78,30 @@ class NativeSource:
         kinds = ",".join(f"'{k}'" for k in INPUT_KINDS)
         odd = fetch(
             self._conn,
-            f"SELECT count(*) FROM input_events WHERE {_UNPLACEABLE} AND kind IN ({kinds})",
+            f"SELECT count(*) FROM ({_unplaceable('SELECT kind FROM input_events WHERE')})"
+            f" WHERE kind IN ({kinds})",
         )[0][0]
         if not odd:
             q = (
-                "SELECT kind, app, device, group_concat(id), group_concat(ts_ms),"
-                " group_concat(CASE WHEN typeof(count) = 'integer' AND count > 0"
-                " THEN count ELSE 1 END)"
+                "SELECT typeof(ts_ms) = 'integer', kind, app, device, group_concat(id),"
+                " group_concat(ts_ms), group_concat(CASE WHEN typeof(count) = 'integer'"
+                " AND count > 0 THEN count ELSE 1 END)"
                 " FROM (SELECT * FROM input_events"
                 f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds})"
                 " ORDER BY ts_ms, id LIMIT -1)"
-                " GROUP BY kind, app, device"
+                " GROUP BY 1, kind, app, device"
             )
-            cap.event_columns = columns_from_groups(fetch(self._conn, q, (lo, hi)), _known_kind)
-            return
+            groups = fetch(self._conn, q, (lo, hi))
+            if all(g[0] for g in groups):  # else a row needs a report: read one by one
+                cap.event_columns = columns_from_groups((g[1:] for g in groups), _known_kind)
+                return
         q = (
             "SELECT id, ts_ms, kind, count, app, device FROM input_events"
-            f" WHERE ((ts_ms >= ? AND ts_ms < ?) OR {_UNPLACEABLE}) AND kind IN ({kinds})"
+            f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds}) UNION ALL "
+            + _unplaceable(
+                f"SELECT id, ts_ms, kind, count, app, device FROM input_events"
+                f" WHERE kind IN ({kinds}) AND"
+            )
         )
         for rid, ts_raw, kind, count, app_raw, device in fetch(self._conn, q, (lo, hi)):
             ts = check_ms(ts_raw, "input_events", rid)
