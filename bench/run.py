@@ -304,7 +304,7 @@ def bench_memory(ctx: Context) -> dict[str, Any]:
 HISTORY_TARGET_S = 1.0  # recompiling 61 days when only the last one changed
 
 
-@benchmark("history-61d", "61 simulated days in the native store; recompile all after today changes")
+@benchmark("history-61d", "61 simulated days (native store); recompile all after today changes")
 def bench_history(ctx: Context) -> dict[str, Any]:
     from actframes.capture.store import open_store, write_snapshots
     from actframes.model import Snapshot
@@ -326,8 +326,6 @@ def bench_history(ctx: Context) -> dict[str, Any]:
     write_snapshots(conn, [Snapshot(last[0] + 1, last[1] + 5_000, "Code", "late edit")])
     conn.close()
     warm = json.loads(subprocess.run(script, capture_output=True, text=True, check=True).stdout)
-    rows = sum(1 for _ in [0])  # rows are per day; report the day count instead
-    del rows
     with closing(sqlite3.connect(store)) as c:
         total_rows = int(c.execute("SELECT count(*) FROM snapshots").fetchone()[0])
     return {
