@@ -21,7 +21,7 @@ from .errors import ActframesError, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = ("json", "yaml", "md", "context")
+FORMATS = ("json", "yaml", "md", "context", "html")
 
 
 # ---------------------------------------------------------------- the edge: clock, zone, paths
@@ -120,6 +120,10 @@ def _render(doc: dict[str, Any], fmt: str, budget: int) -> str:
         from .emit.markdown import to_markdown
 
         return to_markdown(doc)
+    if fmt == "html":
+        from .emit.html import to_html
+
+        return to_html(doc)
     from .emit.context import to_context
 
     return to_context(doc, budget)
@@ -145,6 +149,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "verify": "actframes.cli_trust:verify",
     "tier2": "actframes.cli_trust:tier2",
     "cache": "actframes.cli_trust:cache",
+    "report": "actframes.cli_report:report",
 }
 
 

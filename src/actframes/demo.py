@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .api import compile_day
 from .emit.context import to_context
+from .emit.html import to_html
 from .emit.json_out import to_json
 from .emit.markdown import to_markdown
 from .emit.yaml_out import to_yaml
@@ -47,6 +48,7 @@ def run_demo(out: Path, *, seed: int = 7, budget: int = 1500) -> str:
         "day.yaml": to_yaml(doc),
         "day.md": to_markdown(doc),
         "context.txt": block,
+        "report.html": to_html(doc),
     }
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
@@ -65,6 +67,7 @@ def run_demo(out: Path, *, seed: int = 7, budget: int = 1500) -> str:
         f"store       {db}",
         *(f"{name:<11} {out / name}" for name in files),
         "",
+        f"Report: {out / 'report.html'} (the day as a timeline; open it in a browser)",
         f"Try: actframes day {DEMO_DAY} --db {db} --tz {DEMO_TZ} --format md",
     ]
     return "\n".join(lines) + "\n"
