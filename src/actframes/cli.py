@@ -150,6 +150,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "tier2": "actframes.cli_trust:tier2",
     "cache": "actframes.cli_trust:cache",
     "report": "actframes.cli_report:report",
+    "bench": "actframes.cli_bench:bench",
 }
 
 

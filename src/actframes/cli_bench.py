@@ -1,0 +1,250 @@
+"""``actframes bench``: token cost, compression, and question answering against the oracle.
+
+Registered lazily in ``cli.LAZY_COMMANDS`` as ``"bench": "actframes.cli_bench:bench"``.
+The rules and the measured tables are in docs/bench.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .cli import _budget, _out, default_db, machine_zone, store_options, today
+from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .bench.report import Dataset
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def bench() -> None:
+    """Measure token cost, compression and question answering (docs/bench.md)."""
+
+
+@bench.command()
+@click.argument("date", required=False)
+@store_options
+@click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
+@click.option("--json", "as_json", is_flag=True, help="Print the measurement as JSON.")
+@click.option("--proposed", is_flag=True, help="Also measure the proposed 'viewed' section.")
+def tokens(
+    date: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    budget: int,
+    as_json: bool,
+    proposed: bool,
+) -> None:
+    """Tokens of one DATE (default today) as raw rows, JSON, YAML, Markdown and the
+    context block, and the compression ratio raw/context."""
+    import json
+
+    from .bench.tokens_report import measure, render_day, tokens_markdown
+
+    zone = tz or machine_zone()
+    day = date or today(zone)
+    rendered = render_day(
+        db or default_db(), day, zone, budget=_budget(budget), source=source, proposed=proposed
+    )
+    m = measure(rendered, budget)
+    _out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))
+
+
+def _days(text: str | None) -> list[str] | None:
+    if text is None or text.strip() in ("", "all"):
+        return None
+    from .window import parse_day
+
+    days = [d.strip() for d in text.split(",") if d.strip()]
+    for d in days:
+        parse_day(d)
+    return days
+
+
+def _reps(text: str) -> tuple[str, ...]:
+    from .bench.report import REP_LABELS
+
+    reps = tuple(r.strip() for r in text.split(",") if r.strip())
+    unknown = [r for r in reps if r not in REP_LABELS]
+    if unknown or not reps:
+        known = ", ".join(REP_LABELS)
+        raise UsageError(f"--reps: unknown representation {', '.join(unknown)!r} (known: {known})")
+    return reps
+
+
+def _progress(quiet: bool) -> Callable[[str], None]:
+    def say(msg: str) -> None:
+        if not quiet:
+            click.echo(msg, err=True)
+
+    return say
+
+
+@bench.command()
+@store_options
+@click.option("--days", help="Comma-separated YYYY-MM-DD, or 'all' (default: every day with rows).")
+@click.option(
+    "--model",
+    default="none",
+    show_default=True,
+    help="none | anthropic:NAME | openai:NAME | cmd:'COMMAND' (reads the prompt on stdin).",
+)
+@click.option(
+    "--reps",
+    default="raw,context,json",
+    show_default=True,
+    help="Representations: raw, context, json, summary (with a model), context+ (proposed).",
+)
+@click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Question seed.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bench-out"),
+    show_default=True,
+    help="Folder for results.json, report.md and chart.png.",
+)
+@click.option("--max-prompt-tokens", type=int, default=180_000, show_default=True)
+@click.option("--timeout", type=float, default=600.0, show_default=True, help="Per model call.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+def qa(
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    days: str | None,
+    model: str,
+    reps: str,
+    budget: int,
+    seed: int,
+    out: Path,
+    max_prompt_tokens: int,
+    timeout: float,
+    quiet: bool,
+) -> None:
+    """Answer oracle questions about each day from each representation; score them."""
+    from .bench.answerers import make_answerer
+    from .bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
+
+    answerer = make_answerer(model, timeout)
+    zone = tz or machine_zone()
+    path = db or default_db()
+    config = QAConfig(
+        model=model,
+        reps=_reps(reps),
+        budget=_budget(budget),
+        seed=seed,
+        max_prompt_tokens=max_prompt_tokens,
+        progress=_progress(quiet),
+    )
+    results = run_qa([Dataset(path.name, path, zone, _days(days), source)], config, answerer)
+    if not results["days"]:
+        raise UsageError(f"{path}: no day with rows to ask about")
+    paths = write_outputs(results, out)
+    _out(markdown(results))
+    click.echo(f"wrote {paths['json']}, {paths['md']}, {paths['png']}", err=True)
+
+
+@bench.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bench-out"),
+    show_default=True,
+    help="Folder for the simulated stores and every report.",
+)
+@click.option(
+    "--aw",
+    "aw",
+    type=(click.Path(dir_okay=False, path_type=Path), str),
+    multiple=True,
+    metavar="FILE ZONE",
+    help="Also an ActivityWatch export, read in ZONE (repeatable).",
+)
+@click.option("--model", default="none", show_default=True, help="As for 'bench qa'.")
+@click.option("--reps", default="raw,context,json", show_default=True)
+@click.option("--budget", type=int, default=1500, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-prompt-tokens", type=int, default=180_000, show_default=True)
+@click.option("--timeout", type=float, default=600.0, show_default=True)
+@click.option("--quiet", is_flag=True)
+def suite(
+    out: Path,
+    aw: tuple[tuple[Path, str], ...],
+    model: str,
+    reps: str,
+    budget: int,
+    seed: int,
+    max_prompt_tokens: int,
+    timeout: float,
+    quiet: bool,
+) -> None:
+    """The paper's tables on the demo day, the dense benchmark day, a simulated week
+    (two screens, a DST change) and any ActivityWatch exports given."""
+    import json
+
+    from .bench.answerers import make_answerer
+    from .bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
+    from .bench.tokens_report import measure, render_day, tokens_markdown
+
+    answerer = make_answerer(model, timeout)
+    say = _progress(quiet)
+    datasets = simulated_datasets(out / "data")
+    for path, zone in aw:
+        datasets.append(Dataset(path.parent.name or path.stem, path, zone))
+    config = QAConfig(
+        model=model,
+        reps=_reps(reps),
+        budget=_budget(budget),
+        seed=seed,
+        max_prompt_tokens=max_prompt_tokens,
+        progress=say,
+    )
+    results = run_qa(datasets, config, answerer)
+    paths = write_outputs(results, out)
+    # Tokens: each dataset's busiest day.
+    measured, names = [], []
+    for d in datasets:
+        seen = [x for x in results["days"] if x["dataset"] == d.name]
+        if not seen:
+            continue
+        busiest = max(seen, key=lambda x: (x["rows"], x["day"]))
+        rendered = render_day(
+            d.db, busiest["day"], d.tz, budget=config.budget, source=d.source,
+            proposed="context+" in config.reps,
+        )  # fmt: skip
+        measured.append(measure(rendered, config.budget))
+        names.append(d.name)
+    table = tokens_markdown(measured, names)
+    (out / "tokens.md").write_text(table, encoding="utf-8")
+    (out / "tokens.json").write_text(json.dumps(measured, indent=1) + "\n", encoding="utf-8")
+    _out("# Token cost\n\n" + table + "\n" + markdown(results))
+    click.echo(
+        f"wrote {paths['json']}, {paths['md']}, {paths['png']}, {out / 'tokens.md'}", err=True
+    )
+
+
+def simulated_datasets(folder: Path) -> list[Dataset]:
+    """The simulated stores the suite measures, written afresh into ``folder`` (the
+    simulator is seeded, so the same code gives the same stores)."""
+    from .bench.report import Dataset
+    from .demo import DEMO_DAY, DEMO_TZ, build_demo_store
+    from .simulate import simulate_day, simulate_days, write_native, write_screenpipe
+
+    folder.mkdir(parents=True, exist_ok=True)
+    demo, dense, week = (folder / n for n in ("demo.db", "dense-26k.db", "week-2screens.db"))
+    for p in (demo, dense, week):
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(p) + suffix).unlink(missing_ok=True)
+    build_demo_store(demo)
+    write_screenpipe(dense, simulate_day("2026-03-10", "UTC", seed=7, rows=26_000))
+    days = simulate_days("2026-03-05", 5, "America/New_York", seed=11, devices=("eDP-1", "HDMI-1"))
+    write_native(week, days)
+    return [
+        Dataset("demo", demo, DEMO_TZ, [DEMO_DAY]),
+        Dataset("dense-26k", dense, "UTC", ["2026-03-10"]),
+        Dataset("week-2screens", week, "America/New_York"),
+    ]

@@ -1,0 +1,198 @@
+"""The oracle against answers worked out by hand, and against the compiler."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from actframes.api import compile_path
+from actframes.bench import oracle
+from actframes.bench.oracle import (
+    OracleError,
+    day_facts,
+    entity_of,
+    load_store,
+    parse_instant,
+    site_of,
+    store_days,
+)
+
+from ..builders import ms, screenpipe_db
+from .fixtures import DAY, TZ, breaks_native, hand_aw, hand_native, t
+
+CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
+MHACKS = CORPORA / "activitywatch-mhacks-2023" / "aw-buckets-export.json"
+NOCTILUCA = (
+    CORPORA / "activitywatch-noctiluca-2020" / "aw-bucket-export_aw-watcher-window_mauro-pc.json"
+)
+
+
+def test_oracle_imports_nothing_of_the_compiler_or_emitters() -> None:
+    tree = ast.parse(Path(oracle.__file__).read_text(encoding="utf-8"))
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            modules.add(("." * node.level) + (node.module or ""))
+    assert not [m for m in modules if m.startswith(".") or m.startswith("actframes")], modules
+
+
+def test_native_day_by_hand(tmp_path: Path) -> None:
+    f = day_facts(load_store(hand_native(tmp_path / "n.db")), DAY, TZ)
+    assert f.rows == 9
+    assert f.app_ms == {"Code": 210_000, "Google Chrome": 60_000, "Slack": 10_000, "Terminal": 0}
+    assert f.site_ms == {"github.com": 60_000, "docs.google.com": 0}
+    assert (f.first_ms, f.last_ms) == (t("09:00:00"), t("09:11:30"))
+    frames = [(x.app, x.site, x.start_ms, x.active_ms) for x in f.frames]
+    assert frames == [
+        ("Code", None, t("09:00:00"), 120_000),
+        ("Google Chrome", "github.com", t("09:02:00"), 60_000),
+        ("Google Chrome", "docs.google.com", t("09:04:00"), 0),
+        ("Code", None, t("09:10:00"), 90_000),
+        ("Terminal", None, t("09:11:30"), 0),
+    ]
+    assert [(e.kind, e.name, e.first_ms) for e in f.entities] == [
+        ("pull request", "acme/x#7", t("09:02:00")),
+        ("document", "Plan", t("09:04:00")),
+    ]
+    assert f.keys_by_app == {"Code": 8, "Slack": 1}
+    assert f.breaks == []
+
+
+@pytest.mark.parametrize(("between_s", "expected"), [(30, [("14:01:00", "14:40:00")]), (120, [])])
+def test_away_periods_join_over_a_blip(
+    tmp_path: Path, between_s: int, expected: list[tuple[str, str]]
+) -> None:
+    f = day_facts(load_store(breaks_native(tmp_path / "b.db", between_s)), DAY, TZ)
+    assert f.breaks == [(t(a), t(b)) for a, b in expected]
+
+
+def test_activitywatch_export_by_hand(tmp_path: Path) -> None:
+    store = load_store(hand_aw(tmp_path / "aw.json"))
+    assert store.kind == "activitywatch" and store.has_afk and store.has_urls
+    assert not store.has_input
+    f = day_facts(store, DAY, TZ)
+    assert f.app_ms == {"firefox.exe": 120_000, "Code.exe": 360_000}
+    assert f.site_ms == {"github.com": 120_000, "mail.example.org": 0}
+    assert (f.first_ms, f.last_ms) == (t("10:00:00"), t("10:10:00"))
+    longest = max(f.frames, key=lambda x: x.active_ms)
+    assert (longest.app, longest.start_ms, longest.active_ms) == (
+        "Code.exe",
+        t("10:05:00"),
+        300_000,
+    )
+    assert [(e.kind, e.name, e.first_ms) for e in f.entities] == [
+        ("pull request", "acme/x#7", t("10:00:00"))
+    ]
+
+
+def test_screenpipe_timestamps_in_any_shape(tmp_path: Path) -> None:
+    frames = [
+        (1, "2026-03-10T09:00:00Z", "Code", "a"),
+        (2, "2026-03-10 10:00:30.5+01:00", "Code", "a"),  # 09:00:30 UTC, a space, an offset
+        (3, "2026-03-10T09:01:00.123456789", "Slack", "b"),  # no offset: UTC; nine digits
+        (4, "not a time", "Slack", "b"),  # unusable: skipped, as the compiler rejects it
+        (5, "2026-03-10T09:01:30+0000", "Code", "a"),
+    ]
+    events = [
+        (1, "2026-03-10T09:00:10Z", "key", "Code"),
+        (2, "2026-03-10T09:00:11Z", "click", "Code"),
+    ]
+    store = load_store(screenpipe_db(tmp_path / "s.db", frames, events))
+    assert store.kind == "screenpipe" and store.has_input and not store.has_afk
+    f = day_facts(store, DAY, TZ)
+    assert f.rows == 4
+    assert f.app_ms == {"Code": 30_500 + 29_623, "Slack": 29_877}
+    assert f.keys_by_app == {"Code": 1}
+
+
+def test_helpers() -> None:
+    assert parse_instant("2026-03-10T09:00:00.5-02:30") == ms("2026-03-10T11:30:00.5+00:00")
+    assert parse_instant("2026-02-30T00:00:00Z") is None
+    assert parse_instant(None) is None
+    assert site_of("https://user@WWW.GitHub.com.:443/x") == "github.com"
+    assert site_of("github.com/acme") == "github.com"
+    assert site_of("about:blank") is None
+    assert site_of("file:///tmp/x") is None
+    assert entity_of("https://github.com/a/b/issues/3#top", "") == ("issue", "a/b#3", "a/b#3")
+    sheet = entity_of("https://docs.google.com/spreadsheets/d/XY/edit", "Budget - Google Sheets")
+    assert sheet == ("document", "XY", "Budget")
+    assert entity_of("https://docs.google.com/document/d/XY/edit", "untitled") is None
+
+
+def test_bad_stores_are_one_line_errors(tmp_path: Path) -> None:
+    with pytest.raises(OracleError, match="no such store"):
+        load_store(tmp_path / "missing.db")
+    (tmp_path / "x.txt").write_text("hello")
+    with pytest.raises(OracleError, match="neither SQLite nor JSON"):
+        load_store(tmp_path / "x.txt")
+    (tmp_path / "x.json").write_text('{"no": "buckets"}')
+    with pytest.raises(OracleError, match="not an ActivityWatch export"):
+        load_store(tmp_path / "x.json")
+
+
+def _ledger_by(doc: dict[str, Any], key: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in doc["ledger"]:
+        if e.get(key):
+            out[e[key]] = out.get(e[key], 0) + e["active_s"]
+    return out
+
+
+def _agrees(oracle_ms: dict[str, int], compiled_s: dict[str, int]) -> None:
+    assert set(oracle_ms) == set(compiled_s)
+    for name, s in compiled_s.items():
+        assert abs(oracle_ms[name] / 1000 - s) <= 2, name
+
+
+@pytest.mark.parametrize("build", [hand_native, hand_aw])
+def test_oracle_and_compiler_agree_on_the_fixtures(tmp_path: Path, build: object) -> None:
+    path = build(tmp_path / "store")  # type: ignore[operator]
+    f = day_facts(load_store(path), DAY, TZ)
+    doc = compile_path(path, DAY, TZ)
+    _agrees(f.app_ms, _ledger_by(doc, "app"))
+    _agrees(f.site_ms, _ledger_by(doc, "site"))
+    assert f.rows == doc["coverage"]["rows"]
+
+
+@pytest.mark.skipif(not MHACKS.exists() or not NOCTILUCA.exists(), reason="corpora absent")
+@pytest.mark.parametrize(
+    ("path", "tz"), [(MHACKS, "America/Detroit"), (NOCTILUCA, "America/Santiago")]
+)
+def test_oracle_and_compiler_agree_on_the_real_corpora(path: Path, tz: str) -> None:
+    store = load_store(path)
+    for day in store_days(store, tz):
+        f = day_facts(store, day, tz)
+        doc = compile_path(path, day, tz)
+        _agrees(f.app_ms, _ledger_by(doc, "app"))
+        _agrees(f.site_ms, _ledger_by(doc, "site"))
+        assert f.rows == doc["coverage"]["rows"]
+        assert len(f.frames) == len(doc["frames"])
+
+
+def test_oracle_and_compiler_agree_on_simulated_days(tmp_path: Path) -> None:
+    from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+    from actframes.simulate import simulate_days, write_native
+
+    demo = tmp_path / "demo.db"
+    build_demo_store(demo)
+    week = write_native(
+        tmp_path / "week.db",
+        simulate_days("2026-03-06", 3, "America/New_York", seed=11, devices=("a", "b")),
+    )
+    cases = [(demo, DEMO_DAY, DEMO_TZ)]
+    cases += [(week, d, "America/New_York") for d in ("2026-03-06", "2026-03-07", "2026-03-08")]
+    for path, day, tz in cases:
+        f = day_facts(load_store(path), day, tz)
+        doc = compile_path(path, day, tz)
+        _agrees(f.app_ms, _ledger_by(doc, "app"))
+        _agrees(f.site_ms, _ledger_by(doc, "site"))
+        keys: dict[str, int] = {}
+        for e in doc["ledger"]:
+            keys[e["app"]] = keys.get(e["app"], 0) + e["keys"]
+        assert f.keys_by_app == {a: n for a, n in keys.items() if n}
+        assert (f.rows, len(f.frames)) == (doc["coverage"]["rows"], len(doc["frames"]))
