@@ -124,3 +124,12 @@ def test_split_fields_respects_quotes() -> None:
 )
 def test_durations(s: int, text: str) -> None:
     assert fmt_dur(s) == text
+
+
+def test_longest_frame_is_named_even_when_left_out() -> None:
+    doc = busy_doc(80)
+    top = max(doc["frames"], key=lambda f: f["active_s"])
+    for budget in (10, 1500, 100_000):
+        parsed = parse_context(to_context(doc, budget=budget))
+        assert parsed["longest"]["id"] == top["id"]
+        assert parsed["longest"]["app"] == top["app"]

@@ -122,6 +122,12 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
         lines.append(
             "- " + SEP.join([_q(e["app"]), _q(e.get("site")), fmt_dur(e["active_s"]), inp])
         )
+    if doc["frames"]:
+        # The longest frame stays named even when its line is left out for the budget.
+        f = max(doc["frames"], key=lambda f: f["active_s"])  # first of equals: earliest
+        span = f"{clock.t(f['start'])}–{clock.t(f['end'])}"
+        parts = [span, _q(f["app"]), _q(f.get("site")), fmt_dur(f["active_s"]), f["id"]]
+        lines.append("longest " + SEP.join(parts))
     return lines
 
 
@@ -233,6 +239,18 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
             return section
     if line == LEDGER_HEAD:
         return "ledger"
+    if line.startswith("longest "):
+        span, app, site, dur, fid = split_fields(line[len("longest ") :])
+        start, end = _split_span(span)
+        out["longest"] = {
+            "start": start,
+            "end": end,
+            "app": _uq(app),
+            "site": _uq(site),
+            "active_s": parse_dur(dur),
+            "id": fid,
+        }
+        return section
     if line.startswith("frames "):
         m = re.match(r"frames (\d+) of (\d+) ", line)
         if not m:
