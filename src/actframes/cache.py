@@ -1,9 +1,12 @@
 """A cache of compiled documents.
 
-One file per (store, window, zone, options, compiler version), holding the document and
-the digest of the rows it was compiled from. A lookup first asks the store for the digest
-of what it holds for the window now; when that matches, the stored document is served and
-nothing is recompiled. Writes go to a temporary file that replaces the old one atomically,
+One file per (store, window, zone, options, compiler version), holding the document, the
+digest of the rows it was compiled from and, where the store keeps one, its change
+fingerprint for the window. A store that keeps change counters (the native store, from
+schema 3) answers "has anything in this window changed?" without reading a row: when the
+fingerprint matches, the document is served at once. Otherwise the rows are read and
+digested; when the digest matches, the stored document is served and nothing is
+recompiled. Writes go to a temporary file that replaces the old one atomically,
 so a crash mid-write leaves either the old entry or the new one, never a torn file; an
 unreadable entry is treated as absent.
 """
@@ -58,23 +61,32 @@ class DocCache:
         )
         return self.root / (hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json")
 
-    def get(self, path: Path, digest: str) -> Doc | None:
+    def get(
+        self, path: Path, digest: str | None = None, fingerprint: str | None = None
+    ) -> Doc | None:
+        """The stored document when its digest (or, if given, fingerprint) matches."""
         try:
             stored = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(stored, dict) or stored.get("digest") != digest:
+        if not isinstance(stored, dict):
+            return None
+        if fingerprint is not None:
+            if stored.get("fingerprint") != fingerprint:
+                return None
+        elif digest is None or stored.get("digest") != digest:
             return None
         doc = stored.get("doc")
         return doc if isinstance(doc, dict) else None
 
-    def put(self, path: Path, digest: str, doc: Doc) -> None:
+    def put(self, path: Path, digest: str, doc: Doc, fingerprint: str | None = None) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump({"digest": digest, "doc": doc}, fh, ensure_ascii=False)
+                    entry = {"digest": digest, "fingerprint": fingerprint, "doc": doc}
+                    json.dump(entry, fh, ensure_ascii=False)
                     fh.flush()
                     os.fsync(fh.fileno())
                 os.replace(tmp, path)
@@ -107,14 +119,26 @@ def compile_window_cached(
 ) -> tuple[Doc, bool]:
     """The document for the window, and whether it came from the cache."""
     opts = options or Options()
-    cap = source.read(window.start_ms, window.end_ms)
     if cache is None:
-        return compile_capture(cap, window, opts), False
-    digest = capture_digest(cap)
+        return compile_capture(source.read(window.start_ms, window.end_ms), window, opts), False
     entry = cache.entry(source, window, opts)
-    hit = cache.get(entry, digest)
+    fingerprint = _fingerprint(source, window)
+    if fingerprint is not None:
+        hit = cache.get(entry, fingerprint=fingerprint)
+        if hit is not None:
+            return hit, True
+    cap = source.read(window.start_ms, window.end_ms)
+    digest = capture_digest(cap)
+    hit = cache.get(entry, digest=digest)
     if hit is not None:
+        cache.put(entry, digest, hit, fingerprint)
         return hit, True
     doc = compile_capture(cap, window, opts, digest=digest)
-    cache.put(entry, digest, doc)
+    cache.put(entry, digest, doc, fingerprint)
     return doc, False
+
+
+def _fingerprint(source: Source, window: Window) -> str | None:
+    method = getattr(source, "fingerprint", None)
+    found = method(window.start_ms, window.end_ms) if callable(method) else None
+    return found if isinstance(found, str) else None

@@ -13,6 +13,8 @@ from ._columns import columns_from_groups
 from ._rows import Names, check_ms
 from .base import READ_MARGIN_MS, connect_ro, fetch, tables
 
+DAY_MS = 86_400_000
+
 # Rows that can never be placed in a day are read for every window, so each reports them.
 # In an index NULLs sort first and text or blobs after every number, so three index ranges
 # find every row without a plausible time, without a table scan.
@@ -42,6 +44,33 @@ class NativeSource:
 
     def close(self) -> None:
         self._conn.close()
+
+    def fingerprint(self, start_ms: int, end_ms: int) -> str | None:
+        """What identifies the window's rows without reading them: the store's id and the
+        change counters of every UTC day the read touches (triggers bump them on any
+        insert, update or delete; day -1 counts rows without a plausible time), plus the
+        away spans. None for stores older than schema 3, which keep no counters."""
+        if "change_days" not in tables(self._conn):
+            return None
+        lo = (start_ms - READ_MARGIN_MS) // DAY_MS
+        hi = (end_ms + READ_MARGIN_MS) // DAY_MS
+        try:
+            store_id = fetch(self._conn, "SELECT value FROM meta WHERE key = 'store_id'")
+            days = fetch(
+                self._conn,
+                "SELECT day, version FROM change_days WHERE day BETWEEN ? AND ? OR day = -1"
+                " ORDER BY day",
+                (lo, hi),
+            )
+            away = fetch(
+                self._conn,
+                "SELECT count(*), max(id), total(start_ms), total(end_ms) FROM afk"
+                " WHERE end_ms > ? AND start_ms < ?",
+                (start_ms, end_ms),
+            )
+        except sqlite3.DatabaseError:
+            return None
+        return repr((store_id, days, away))
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
