@@ -22,7 +22,7 @@ title = "actframes"
 [[label]]
 name = "requests-review"
 site = "github\\\\.com"
-entity = "github"
+entity = "^psf/requests"
 
 [[label]]
 name = "never"

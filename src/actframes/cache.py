@@ -24,6 +24,7 @@ from . import __version__
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
+from .entities import rules_digest
 from .sources import Source
 from .window import Window
 
@@ -57,6 +58,7 @@ class DocCache:
                     options.rules.flicker_ms,
                 ],
                 __version__,
+                rules_digest(),  # page references depend on the entity rules
             ]
         )
         return self.root / (hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json")

@@ -151,6 +151,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "cache": "actframes.cli_trust:cache",
     "report": "actframes.cli_report:report",
     "bench": "actframes.cli_bench:bench",
+    "entity": "actframes.cli_entity:entity",
 }
 
 

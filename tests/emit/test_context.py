@@ -56,6 +56,10 @@ def test_budget_leaves_out_lowest_ranked_frames_and_says_so(budget: int) -> None
     block = to_context(doc, budget=budget)
     parsed = parse_context(block)
     assert count_tokens(block) <= budget
+    from actframes.emit.context import VIEWED_LINES
+
+    if len(parsed.get("viewed", [])) < min(VIEWED_LINES, len(doc["viewed"])):
+        assert parsed["frames"] == []  # viewed lines go only once no frame line fits
     assert len(parsed["ledger"]) == len(doc["ledger"])  # the whole ledger, always
     shown = {f["id"] for f in parsed["frames"]}
     dropped = [f for f in doc["frames"] if f["id"] not in shown]
@@ -65,9 +69,10 @@ def test_budget_leaves_out_lowest_ranked_frames_and_says_so(budget: int) -> None
         assert om["frames"] == len(dropped)
         assert om["active_s"] == _at_block_resolution(sum(f["active_s"] for f in dropped))
         # Nothing shown is ranked below anything left out.
-        assert min(f["active_s"] for f in doc["frames"] if f["id"] in shown) >= max(
-            f["active_s"] for f in dropped
-        )
+        if shown:
+            assert min(f["active_s"] for f in doc["frames"] if f["id"] in shown) >= max(
+                f["active_s"] for f in dropped
+            )
 
 
 def test_budget_is_maximal() -> None:
@@ -133,3 +138,15 @@ def test_longest_frame_is_named_even_when_left_out() -> None:
         parsed = parse_context(to_context(doc, budget=budget))
         assert parsed["longest"]["id"] == top["id"]
         assert parsed["longest"]["app"] == top["app"]
+
+
+def test_viewed_references_round_trip() -> None:
+    gh = "https://github.com/psf/requests/pull/{n}"
+    rows = [snap(i, i * 30.0, "Google Chrome", gh.format(n=i % 3)) for i in range(1, 30)]
+    doc = compile_(cap(rows))
+    parsed = parse_context(to_context(doc, budget=300))
+    assert [(v["kind"], v["entity"], v["views"]) for v in parsed["viewed"]] == [
+        (v["kind"], v["entity"], v["views"]) for v in doc["viewed"]
+    ]
+    assert {v["entity"] for v in doc["viewed"]} == {f"psf/requests#{n}" for n in range(3)}
+    assert parsed["viewed"][0]["first"] == "08:00"

@@ -15,7 +15,7 @@ from ..model import Capture, Rejected, Span
 from ..window import Window, zone
 from .attribute import INPUT_FIELDS, Unattributed
 from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES
-from .entities import page_ref
+from .entities import PAGE, clean_title, row_ref
 from .ledger import LedgerEntry, round_half_up_s
 from .pieces import Piece, Row
 from .ranges import compact
@@ -49,9 +49,10 @@ def input_obj(counts: dict[str, int]) -> dict[str, int]:
 
 
 def titles(rows: Sequence[Row]) -> list[str]:
+    """Distinct titles, first seen first, with the browser's own suffix taken off."""
     seen: dict[str, None] = {}
     for r in rows:
-        t = r.snap.title
+        t = clean_title(r.snap.app, r.snap.title)
         if t and t not in seen:
             seen[t] = None
             if len(seen) >= MAX_FRAME_TITLES:
@@ -59,23 +60,59 @@ def titles(rows: Sequence[Row]) -> list[str]:
     return list(seen)
 
 
-def pages(rows: Sequence[Row]) -> list[dict[str, Any]]:
-    """Views per page reference: a view is a run of consecutive rows on one URL."""
-    counts: dict[tuple[str, str], int] = {}
-    prev: str | None = None
+Views = dict[tuple[str, str], list[int]]  # reference -> [views, first view ms]
+
+
+def views(rows: Sequence[Row]) -> Views:
+    """Views per reference: a view is a run of consecutive rows that show one reference
+    (the URL's page, else the entity the window title names). Rows that name nothing
+    neither start nor end a view, so A, B, A counts A twice and B once."""
+    seen: Views = {}
+    prev: tuple[str, str] | None = None
     for r in rows:
-        url = r.snap.url
-        if url and url != prev:
-            ref = page_ref(url)
-            counts[ref] = counts.get(ref, 0) + 1
-        prev = url
+        s = r.snap
+        ref = row_ref(s.app, s.title, s.url)
+        if ref is None:
+            continue
+        if ref != prev:
+            got = seen.get(ref)
+            if got is None:
+                seen[ref] = [1, r.start_ms]
+            else:
+                got[0] += 1
+        prev = ref
+    return seen
+
+
+def pages(rows: Sequence[Row]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for (kind, entity), n in counts.items():
+    for (kind, entity), (n, _) in views(rows).items():
         item: dict[str, Any] = {"kind": kind, "entity": entity}
         if n > 1:
             item["count"] = n
         out.append(item)
     return out
+
+
+def viewed(pieces: Sequence[Piece], clock: Clock) -> list[dict[str, Any]]:
+    """Every typed reference (any kind but ``page``) seen in any frame or interruption,
+    before filtering: its first view and its number of views, in order of first view."""
+    merged: Views = {}
+    for p in pieces:
+        for ref, (n, first) in views(p.rows).items():
+            if ref[0] == PAGE:
+                continue
+            got = merged.get(ref)
+            if got is None:
+                merged[ref] = [n, first]
+            else:
+                got[0] += n
+                got[1] = min(got[1], first)
+    order = sorted(merged.items(), key=lambda kv: (kv[1][1], kv[0]))
+    return [
+        {"kind": kind, "entity": entity, "first": clock.iso(first), "views": n}
+        for (kind, entity), (n, first) in order
+    ]
 
 
 def evidence(piece: Piece) -> dict[str, str]:
@@ -175,6 +212,7 @@ def assemble(
     cap: Capture,
     window: Window,
     shown: Sequence[Piece],
+    pieces: Sequence[Piece],
     hidden: Hidden,
     ledger: Sequence[LedgerEntry],
     rows: Sequence[Row],
@@ -217,6 +255,7 @@ def assemble(
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
+        "viewed": viewed(pieces, clock),
         "frames": [frame_obj(f, clock) for f in shown],
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),

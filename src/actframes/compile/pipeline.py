@@ -71,6 +71,7 @@ def compile_capture(
         cap=cap_view,
         window=window,
         shown=shown,
+        pieces=everything,
         hidden=hidden,
         ledger=ledger,
         rows=placed,

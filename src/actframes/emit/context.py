@@ -28,6 +28,8 @@ NOTE = (
     " · input: k keys, c clicks, s scrolls, cp copies, p pastes"
 )
 LEDGER_HEAD = "ledger (app · site · active · input)"
+VIEWED_HEAD = "viewed (kind · entity · first · views)"
+VIEWED_LINES = 20  # most-viewed typed references shown; the rest are counted
 FRAMES_COLUMNS = "(start–end · app · site · active · input · titles · pages · interruptions · id)"
 
 _BARE = re.compile(r"[^\s\";·][^\";·]*[^\s\";·]|[^\s\";·-]")
@@ -44,7 +46,7 @@ def to_context(
     """Render ``doc`` as a context block of at most ``budget`` o200k tokens where the
     fixed part allows; which frames are left out is decided by rank, deterministically."""
     clock = _Clock(doc["window"])
-    head = _fixed_lines(doc, clock)
+    head = _fixed_lines(doc, clock) + _viewed_lines(doc, clock, VIEWED_LINES)
     frames: list[dict[str, Any]] = doc["frames"]
     lines = [_frame_line(f, clock) for f in frames]
     # Rank: more active time first, then earlier, then id. Shown lines keep time order.
@@ -55,17 +57,34 @@ def to_context(
         dropped = [frames[i] for i in rank[k:]]
         return _assemble(head, [lines[i] for i in keep], len(frames), dropped, doc, budget)
 
-    lo, hi = 0, len(frames)
-    if fits_budget(block(hi), budget):
-        return block(hi)
+    if fits_budget(block(len(frames)), budget):
+        return block(len(frames))
     # The block grows with k, so the largest k that fits is found by bisection.
+    k = _largest(len(frames), lambda n: fits_budget(block(n), budget))
+    if k > 0 or fits_budget(block(0), budget):
+        return block(k)
+    # Not even without frame lines: the viewed lines go next, least viewed first.
+    fixed = _fixed_lines(doc, clock)
+    shown = _largest(
+        VIEWED_LINES,
+        lambda n: fits_budget(
+            _assemble(fixed + _viewed_lines(doc, clock, n), [], len(frames), frames, doc, budget),
+            budget,
+        ),
+    )
+    return _assemble(fixed + _viewed_lines(doc, clock, shown), [], len(frames), frames, doc, budget)
+
+
+def _largest(n: int, fits_with: Callable[[int], bool]) -> int:
+    """The largest k in 0..n with ``fits_with(k)``, for a test that only grows with k."""
+    lo, hi = 0, n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fits_budget(block(mid), budget):
+        if fits_with(mid):
             lo = mid
         else:
             hi = mid - 1
-    return block(lo)
+    return lo
 
 
 def _assemble(
@@ -128,6 +147,22 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
         span = f"{clock.t(f['start'])}–{clock.t(f['end'])}"
         parts = [span, _q(f["app"]), _q(f.get("site")), fmt_dur(f["active_s"]), f["id"]]
         lines.append("longest " + SEP.join(parts))
+    return lines
+
+
+def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int) -> list[str]:
+    """The ``limit`` most viewed typed references, in order of first view."""
+    seen = doc.get("viewed", [])
+    if not seen:
+        return []
+    lines = [VIEWED_HEAD]
+    ranked = sorted(range(len(seen)), key=lambda i: (-seen[i]["views"], i))
+    for i in sorted(ranked[:limit]):
+        v = seen[i]
+        cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
+        lines.append("- " + SEP.join(cells))
+    if len(seen) > limit:
+        lines.append(f"- +{len(seen) - limit} more (least viewed) in the JSON document")
     return lines
 
 
@@ -239,6 +274,17 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
             return section
     if line == LEDGER_HEAD:
         return "ledger"
+    if line == VIEWED_HEAD:
+        return "viewed"
+    if line.startswith("- +") and section == "viewed":
+        out["viewed_more"] = int(line[3:].split()[0])
+        return section
+    if line.startswith("- ") and section == "viewed":
+        kind, entity, first, n = split_fields(line[2:])
+        out.setdefault("viewed", []).append(
+            {"kind": kind, "entity": _uq(entity), "first": first, "views": int(n)}
+        )
+        return section
     if line.startswith("longest "):
         span, app, site, dur, fid = split_fields(line[len("longest ") :])
         start, end = _split_span(span)
