@@ -69,9 +69,14 @@ def views(rows: Sequence[Row]) -> Views:
     neither start nor end a view, so A, B, A counts A twice and B once."""
     seen: Views = {}
     prev: tuple[str, str] | None = None
+    last: tuple[str, str, str | None] | None = None
+    ref: tuple[str, str] | None = None
     for r in rows:
         s = r.snap
-        ref = row_ref(s.app, s.title, s.url)
+        shown = (s.app, s.title, s.url)
+        if shown != last:  # heartbeats repeat the row before: same reference
+            ref = row_ref(s.app, s.title, s.url)
+            last = shown
         if ref is None:
             continue
         if ref != prev:
@@ -84,9 +89,9 @@ def views(rows: Sequence[Row]) -> Views:
     return seen
 
 
-def pages(rows: Sequence[Row]) -> list[dict[str, Any]]:
+def pages(seen: Views) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for (kind, entity), (n, _) in views(rows).items():
+    for (kind, entity), (n, _) in seen.items():
         item: dict[str, Any] = {"kind": kind, "entity": entity}
         if n > 1:
             item["count"] = n
@@ -94,12 +99,14 @@ def pages(rows: Sequence[Row]) -> list[dict[str, Any]]:
     return out
 
 
-def viewed(pieces: Sequence[Piece], clock: Clock) -> list[dict[str, Any]]:
+def viewed(
+    pieces: Sequence[Piece], clock: Clock, views_of: dict[int, Views]
+) -> list[dict[str, Any]]:
     """Every typed reference (any kind but ``page``) seen in any frame or interruption,
     before filtering: its first view and its number of views, in order of first view."""
     merged: Views = {}
     for p in pieces:
-        for ref, (n, first) in views(p.rows).items():
+        for ref, (n, first) in views_of[id(p)].items():
             if ref[0] == PAGE:
                 continue
             got = merged.get(ref)
@@ -122,7 +129,7 @@ def evidence(piece: Piece) -> dict[str, str]:
     }
 
 
-def frame_obj(f: Piece, clock: Clock) -> Doc:
+def frame_obj(f: Piece, clock: Clock, views_of: dict[int, Views]) -> Doc:
     obj: Doc = {"id": f.id, "app": f.app}
     if f.site is not None:
         obj["site"] = f.site
@@ -133,7 +140,7 @@ def frame_obj(f: Piece, clock: Clock) -> Doc:
     obj["active_s"] = f.active_s
     obj["wall_s"] = round_half_up_s(f.end_ms - f.start_ms)
     obj["titles"] = titles(f.rows)
-    obj["pages"] = pages(f.rows)
+    obj["pages"] = pages(views_of[id(f)])
     obj["input"] = input_obj(f.input)
     obj["interruptions"] = [
         interruption_obj(i, clock) for i in sorted(f.interruptions, key=lambda p: p.start_ms)
@@ -225,6 +232,7 @@ def assemble(
     compiled: dict[str, Any],
 ) -> Doc:
     clock = Clock(window.tz)
+    views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
     win: Doc = {}
     if window.day is not None:
         win["day"] = window.day
@@ -255,8 +263,8 @@ def assemble(
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
-        "viewed": viewed(pieces, clock),
-        "frames": [frame_obj(f, clock) for f in shown],
+        "viewed": viewed(pieces, clock, views_of),
+        "frames": [frame_obj(f, clock, views_of) for f in shown],
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),
         "blind_spots": blind_spots(cap, interval),

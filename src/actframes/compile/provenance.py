@@ -19,13 +19,14 @@ Whole fields are joined at once (C speed): a day can hold tens of thousands of r
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from operator import itemgetter
 
 from ..model import Capture
 from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES, Rules
 from .place import merge_spans
 
 CANONICAL_VERSION = "actframes-capture-v1"
+_DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
 
 
@@ -37,12 +38,17 @@ def capture_digest(cap: Capture) -> str:
         h.update(_RS.encode())
 
     part(CANONICAL_VERSION)
-    snaps = sorted(cap.snapshots, key=lambda s: (s.device, s.ts_ms, s.row_id))
+    snaps = sorted(cap.snapshots, key=_DEVICE_TIME_ID)
     part(str(len(snaps)))
     if snaps:
         ids, ts, apps, titles, urls, devices, durs = zip(*snaps, strict=True)
-        for column in (ids, ts, durs, devices, apps, titles, urls):
-            part(_US.join(_texts(column)))
+        part(_US.join(map(str, ids)))
+        part(_US.join(map(str, ts)))
+        part(_US.join(["" if d is None else str(d) for d in durs]))
+        part(_US.join(devices))
+        part(_US.join(apps))
+        part(_US.join(titles))
+        part(_US.join([u or "" for u in urls]))
     columns = sorted(cap.all_columns(), key=lambda c: repr((c.kind, c.app, c.device)))
     part(str(len(columns)))
     for col in columns:
@@ -68,5 +74,3 @@ def constants(rules: Rules) -> dict[str, int]:
     }
 
 
-def _texts(values: Iterable[object]) -> Iterable[str]:
-    return ("" if v is None else str(v) for v in values)
