@@ -29,7 +29,6 @@ def bench() -> None:
 @store_options
 @click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
 @click.option("--json", "as_json", is_flag=True, help="Print the measurement as JSON.")
-@click.option("--proposed", is_flag=True, help="Also measure the proposed 'viewed' section.")
 def tokens(
     date: str | None,
     db: Path | None,
@@ -37,7 +36,6 @@ def tokens(
     source: str | None,
     budget: int,
     as_json: bool,
-    proposed: bool,
 ) -> None:
     """Tokens of one DATE (default today) as raw rows, JSON, YAML, Markdown and the
     context block, and the compression ratio raw/context."""
@@ -47,9 +45,7 @@ def tokens(
 
     zone = tz or machine_zone()
     day = date or today(zone)
-    rendered = render_day(
-        db or default_db(), day, zone, budget=_budget(budget), source=source, proposed=proposed
-    )
+    rendered = render_day(db or default_db(), day, zone, budget=_budget(budget), source=source)
     m = measure(rendered, budget)
     _out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))
 
@@ -97,7 +93,7 @@ def _progress(quiet: bool) -> Callable[[str], None]:
     "--reps",
     default="raw,context,json",
     show_default=True,
-    help="Representations: raw, context, json, summary (with a model), context+ (proposed).",
+    help="Representations: raw, context, json, summary (with a model).",
 )
 @click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Question seed.")
@@ -212,10 +208,7 @@ def suite(
         if not seen:
             continue
         busiest = max(seen, key=lambda x: (x["rows"], x["day"]))
-        rendered = render_day(
-            d.db, busiest["day"], d.tz, budget=config.budget, source=d.source,
-            proposed="context+" in config.reps,
-        )  # fmt: skip
+        rendered = render_day(d.db, busiest["day"], d.tz, budget=config.budget, source=d.source)
         measured.append(measure(rendered, config.budget))
         names.append(d.name)
     table = tokens_markdown(measured, names)

@@ -13,7 +13,8 @@ DAY = "2026-03-10"
 TZ = "UTC"
 PR_URL = "https://github.com/acme/x/pull/7"
 PR_TITLE = "Fix · Pull Request #7 · acme/x · GitHub"
-DOC_URL = "https://www.Docs.Google.com/document/d/ABC123/edit"
+DOC_ID = "1PlanDocId_x9"
+DOC_URL = f"https://www.Docs.Google.com/document/d/{DOC_ID}/edit"
 DOC_TITLE = "Plan - Google Docs"
 
 
@@ -32,7 +33,7 @@ def hand_native(path: Path) -> Path:
     3    09:02:00  Google Chrome   github.com (PR acme/x#7)    10 s
     4    09:02:10  Slack                                       10 s (a flicker)
     5    09:02:20  Google Chrome   github.com (PR acme/x#7)    90 s cap - 40 s AFK = 50 s
-    6    09:04:00  Google Chrome   docs.google.com ("Plan")    0 (6 min to the next row)
+    6    09:04:00  Google Chrome   docs.google.com (doc "Plan")  0 (6 min to the next row)
     7    09:10:00  Code                                        60 s
     8    09:11:00  Code                                        30 s
     9    09:11:30  Terminal                                    0 (last row)

@@ -21,7 +21,7 @@ from actframes.bench.oracle import (
 )
 
 from ..builders import ms, screenpipe_db
-from .fixtures import DAY, TZ, breaks_native, hand_aw, hand_native, t
+from .fixtures import DAY, DOC_ID, TZ, breaks_native, hand_aw, hand_native, t
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 MHACKS = CORPORA / "activitywatch-mhacks-2023" / "aw-buckets-export.json"
@@ -55,9 +55,9 @@ def test_native_day_by_hand(tmp_path: Path) -> None:
         ("Code", None, t("09:10:00"), 90_000),
         ("Terminal", None, t("09:11:30"), 0),
     ]
-    assert [(e.kind, e.name, e.first_ms) for e in f.entities] == [
-        ("pull request", "acme/x#7", t("09:02:00")),
-        ("document", "Plan", t("09:04:00")),
+    assert [(e.kind, e.name, e.first_ms, e.title) for e in f.entities] == [
+        ("pull_request", "acme/x#7", t("09:02:00"), None),
+        ("doc", DOC_ID, t("09:04:00"), "Plan"),  # named by its id, as the block names it
     ]
     assert f.keys_by_app == {"Code": 8, "Slack": 1}
     assert f.breaks == []
@@ -86,7 +86,7 @@ def test_activitywatch_export_by_hand(tmp_path: Path) -> None:
         300_000,
     )
     assert [(e.kind, e.name, e.first_ms) for e in f.entities] == [
-        ("pull request", "acme/x#7", t("10:00:00"))
+        ("pull_request", "acme/x#7", t("10:00:00"))
     ]
 
 
@@ -118,10 +118,26 @@ def test_helpers() -> None:
     assert site_of("github.com/acme") == "github.com"
     assert site_of("about:blank") is None
     assert site_of("file:///tmp/x") is None
-    assert entity_of("https://github.com/a/b/issues/3#top", "") == ("issue", "a/b#3", "a/b#3")
-    sheet = entity_of("https://docs.google.com/spreadsheets/d/XY/edit", "Budget - Google Sheets")
-    assert sheet == ("document", "XY", "Budget")
-    assert entity_of("https://docs.google.com/document/d/XY/edit", "untitled") is None
+    chrome = "Google Chrome"
+    assert entity_of(chrome, "", "https://github.com/a/b/issues/3#top") == ("issue", "a/b#3", None)
+    sheet = "https://docs.google.com/spreadsheets/u/0/d/1BxiMVs0XRA5nFMd/edit#gid=0"
+    assert entity_of(chrome, "Budget - Google Sheets - Google Chrome", sheet) == (
+        "sheet",
+        "1BxiMVs0XRA5nFMd",
+        "Budget",
+    )
+    doc = "https://docs.google.com/document/d/1Bctq8S86erXi0o5/edit"
+    assert entity_of(chrome, "untitled", doc) == ("doc", "1Bctq8S86erXi0o5", None)
+    assert entity_of(chrome, "x", "https://docs.google.com/document/d/XY/edit") is None  # short
+    assert entity_of(chrome, "x", "https://github.com/a/b/pulls") is None
+    # Without a URL: a browser's window title, or the address it shows while loading.
+    ff = "Firefox Developer Edition"
+    title = "Fix it · Pull Request #12 · a/b-c · GitHub - Firefox Developer Edition"
+    assert entity_of(ff, title, None) == ("pull_request", "a/b-c#12", None)
+    assert entity_of(ff, "Plan - Google Docs — Mozilla Firefox", None) == ("doc", "Plan", None)
+    loading = "https://github.com/a/b/issues/5 - Firefox Developer Edition"
+    assert entity_of(ff, loading, None) == ("issue", "a/b#5", None)
+    assert entity_of("Code", "Plan - Google Docs", None) is None  # not a browser
 
 
 def test_bad_stores_are_one_line_errors(tmp_path: Path) -> None:
@@ -149,6 +165,17 @@ def _agrees(oracle_ms: dict[str, int], compiled_s: dict[str, int]) -> None:
         assert abs(oracle_ms[name] / 1000 - s) <= 2, name
 
 
+def _same_entities(f: oracle.DayFacts, doc: dict[str, Any]) -> None:
+    """Every entity the oracle can ask about is in the document's ``viewed`` with the
+    same first view (to the second); every pull request and issue there is the oracle's."""
+    compiled = {(v["kind"], v["entity"]): v["first"] for v in doc["viewed"]}
+    for e in f.entities:
+        at = parse_instant(compiled.get((e.kind, e.name)))
+        assert at is not None and abs(at - e.first_ms) < 1000, (e.kind, e.name)
+    mine = {(e.kind, e.name) for e in f.entities}
+    assert {k for k in compiled if k[0] in ("pull_request", "issue")} <= mine
+
+
 @pytest.mark.parametrize("build", [hand_native, hand_aw])
 def test_oracle_and_compiler_agree_on_the_fixtures(tmp_path: Path, build: object) -> None:
     path = build(tmp_path / "store")  # type: ignore[operator]
@@ -157,6 +184,7 @@ def test_oracle_and_compiler_agree_on_the_fixtures(tmp_path: Path, build: object
     _agrees(f.app_ms, _ledger_by(doc, "app"))
     _agrees(f.site_ms, _ledger_by(doc, "site"))
     assert f.rows == doc["coverage"]["rows"]
+    _same_entities(f, doc)
 
 
 @pytest.mark.skipif(not MHACKS.exists() or not NOCTILUCA.exists(), reason="corpora absent")
@@ -172,6 +200,7 @@ def test_oracle_and_compiler_agree_on_the_real_corpora(path: Path, tz: str) -> N
         _agrees(f.site_ms, _ledger_by(doc, "site"))
         assert f.rows == doc["coverage"]["rows"]
         assert len(f.frames) == len(doc["frames"])
+        _same_entities(f, doc)
 
 
 def test_oracle_and_compiler_agree_on_simulated_days(tmp_path: Path) -> None:
@@ -196,3 +225,4 @@ def test_oracle_and_compiler_agree_on_simulated_days(tmp_path: Path) -> None:
             keys[e["app"]] = keys.get(e["app"], 0) + e["keys"]
         assert f.keys_by_app == {a: n for a, n in keys.items() if n}
         assert (f.rows, len(f.frames)) == (doc["coverage"]["rows"], len(doc["frames"]))
+        _same_entities(f, doc)

@@ -11,7 +11,7 @@ from actframes.bench.oracle import day_facts, load_store
 from actframes.bench.questions import MIN_QUESTIONS, generate
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 
-from .fixtures import DAY, TZ, hand_native
+from .fixtures import DAY, DOC_ID, TZ, hand_native
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 NOCTILUCA = (
@@ -68,8 +68,11 @@ def test_small_day_has_its_questions_answered_by_hand(tmp_path: Path) -> None:
     assert by["away_periods"].value == []
     assert {q.params["entity"]: q.value for q in qs if q.kind == "entity_viewed"} == {
         "acme/x#7": 542.0,
-        "Plan": 544.0,
+        DOC_ID: 544.0,
     }
+    texts = [q.text for q in qs if q.kind == "entity_viewed"]
+    assert "pull request acme/x#7 first viewed" in texts[0]
+    assert f'Google Doc "{DOC_ID}" (titled "Plan") first viewed' in texts[1]
     # Too little time for minutes questions (under 6 minutes): the rest still come.
     assert "app_minutes" not in by
 

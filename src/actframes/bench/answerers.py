@@ -151,8 +151,6 @@ REP_INTRO = {
     " app, window title, URL; dur_s is the observed duration where the recorder measures it)",
     "context": "a context block compiled from the capture by deterministic rules"
     " (its first lines explain it)",
-    "context+": "a context block compiled from the capture by deterministic rules"
-    " (its first lines explain it)",
     "json": "a JSON document compiled from the capture by deterministic rules"
     " (durations in seconds, times ISO-8601 local with offset)",
     "summary": "a summary of the capture written by a language model",

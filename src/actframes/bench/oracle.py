@@ -25,6 +25,11 @@ here in plain Python:
   at least 30 minutes long.
 - Keys per app: key presses in the day on the row that holds their time on their device
   (any device when none is named), counted only when the event names that app or none.
+- Entities (pull requests, issues, Google Docs/Sheets/Slides): what a row's URL points at
+  (a document named by its id), else, in a browser row, what its window title names (a
+  document named by its title; an address shown as the title is read as the URL); an
+  entity's first view is the first row that shows it. Names are spelled as the document's
+  ``viewed`` key spells them, so questions name entities the way the block does.
 
 The day is ``[local midnight, next local midnight)`` in the zone asked for.
 """
@@ -505,38 +510,71 @@ def site_of(url: str | None) -> str | None:
     return (host[4:] if host.startswith("www.") else host) or None
 
 
-_GITHUB = re.compile(r"/([\w.-]+)/([\w.-]+)/(pull|issues)/(\d+)(?:[/?#]|\Z)")
-_GDOC = re.compile(r"/(document|spreadsheets|presentation)/d/([\w-]+)")
-_GDOC_TITLE = re.compile(r"\A(.+?) - Google (?:Docs|Sheets|Slides)\b")
+_GH_PATH = re.compile(
+    r"/([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]+)/(pull|issues)/(\d+)(?:/.*)?\Z"
+)
+_GDOC_PATH = re.compile(
+    r"(?:/a/[^/]+)?/(document|spreadsheets|presentation)(?:/u/\d+)?/d/([\w-]{10,})(?:/.*)?\Z"
+)
+_GDOC_KINDS = {"document": "doc", "spreadsheets": "sheet", "presentation": "slides"}
+# Titles, for rows without a URL (a browser's own name may follow after " - ", " — ").
+_SUFFIX = r"(?: [-–—] [^·]*)?\Z"
+_GH_TITLE = re.compile(
+    r"\A.+? · (Issue|Pull Request) #(\d+) · ([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.-]+)"
+    r"(?: · GitHub)?" + _SUFFIX
+)
+_GDOC_TITLE = re.compile(r"\A(.+) - Google (Docs|Sheets|Slides)" + _SUFFIX)
+_URL_TITLE = re.compile(
+    r"\A((?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?)(?: [-–—] .*)?\Z", re.I
+)
+_GDOC_TITLE_KINDS = {"Docs": "doc", "Sheets": "sheet", "Slides": "slides"}
+ENTITY_KINDS = ("pull_request", "issue", "doc", "sheet", "slides")
 
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    kind: str  # "pull request" | "issue" | "document"
-    key: str  # owner/repo#N, or the document's id
-    name: str  # how a question names it: owner/repo#N, or the document's title
+    kind: str  # one of ENTITY_KINDS, as the document and the block spell it
+    name: str  # as the document and the block name it: owner/repo#N, a document's id or title
     first_ms: int  # first time it was on screen in the day
+    title: str | None = None  # a Google document's title, when a row with its id showed one
 
 
-def entity_of(url: str, title: str) -> tuple[str, str, str] | None:
-    """(kind, key, name) of a pull request, issue or Google document, else None."""
-    site = site_of(url)
-    if site not in ("github.com", "docs.google.com"):
-        return None
-    try:
-        path = urlsplit(url if "://" in url else "//" + url).path
-    except ValueError:
-        return None
-    m = _GITHUB.match(path)
-    if m and site == "github.com":
-        kind = "pull request" if m.group(3) == "pull" else "issue"
-        name = f"{m.group(1)}/{m.group(2)}#{m.group(4)}"
-        return kind, name, name
-    m = _GDOC.match(path)
-    if m and site == "docs.google.com":
+def entity_of(app: str, title: str, url: str | None) -> tuple[str, str, str | None] | None:
+    """(kind, name, title) of what a row shows when it is a GitHub pull request or issue
+    or a Google Docs/Sheets/Slides document, else None. From the URL when the row has
+    one (a document is named by its id), else from a browser's window title (a document
+    is named by its title)."""
+    if url:
+        site = site_of(url)
+        if site not in ("github.com", "docs.google.com"):
+            return None
+        try:
+            path = urlsplit(url if "://" in url else "//" + url).path
+        except ValueError:
+            return None
+        if site == "github.com":
+            m = _GH_PATH.match(path)
+            if m:
+                kind = "pull_request" if m.group(3) == "pull" else "issue"
+                return kind, f"{m.group(1)}/{m.group(2)}#{m.group(4)}", None
+            return None
+        m = _GDOC_PATH.match(path)
+        if not m:
+            return None
         t = _GDOC_TITLE.match(title)
-        if t:
-            return "document", m.group(2), t.group(1).strip()
+        return _GDOC_KINDS[m.group(1)], m.group(2), t.group(1).strip() if t else None
+    if _family_of_app(app) is None:
+        return None
+    m = _URL_TITLE.match(title)
+    if m:  # a browser shows the address as the title while a page loads
+        return entity_of(app, "", m.group(1))
+    m = _GH_TITLE.match(title)
+    if m:
+        kind = "pull_request" if m.group(1) == "Pull Request" else "issue"
+        return kind, f"{m.group(3)}#{m.group(2)}", None
+    m = _GDOC_TITLE.match(title)
+    if m:
+        return _GDOC_TITLE_KINDS[m.group(2)], m.group(1).strip(), None
     return None
 
 
@@ -734,27 +772,22 @@ def _frames(placed: list[tuple[_Held, int]], device: str, start: int, end: int) 
 
 
 def _entities(placed: dict[str, list[tuple[_Held, int]]], start: int) -> list[Entity]:
-    first: dict[tuple[str, str], tuple[int, str]] = {}
+    first: dict[tuple[str, str], tuple[int, str | None]] = {}
     for items in placed.values():
         for h, _ in items:
-            if not h.row.url:
-                continue
-            ent = entity_of(h.row.url, h.row.title)
+            r = h.row
+            ent = entity_of(r.app, r.title, r.url)
             if ent is None:
                 continue
-            kind, key, name = ent
-            t = max(h.row.ts, start)
-            if (kind, key) not in first or t < first[(kind, key)][0]:
-                first[(kind, key)] = (t, name)
-    names: dict[tuple[str, str], int] = {}
-    for (kind, _key), (_t, name) in first.items():
-        names[(kind, name.casefold())] = names.get((kind, name.casefold()), 0) + 1
-    out = [
-        Entity(kind, key, name, t)
-        for (kind, key), (t, name) in first.items()
-        if names[(kind, name.casefold())] == 1  # a name two documents share names neither
-    ]
-    return sorted(out, key=lambda e: (e.first_ms, e.kind, e.key))
+            kind, name, title = ent
+            t = max(r.ts, start)
+            got = first.get((kind, name))
+            if got is None or t < got[0]:
+                first[(kind, name)] = (t, title or (got[1] if got else None))
+            elif got[1] is None and title:
+                first[(kind, name)] = (got[0], title)
+    out = [Entity(kind, name, t, title) for (kind, name), (t, title) in first.items()]
+    return sorted(out, key=lambda e: (e.first_ms, e.kind, e.name))
 
 
 def _keys(

@@ -316,14 +316,32 @@ def _longest(b: _Builder) -> None:
     )
 
 
+ENTITY_WORDS = {
+    "pull_request": "pull request",
+    "issue": "issue",
+    "doc": "Google Doc",
+    "sheet": "Google Sheet",
+    "slides": "Google Slides presentation",
+}
+
+
+def entity_text(kind: str, name: str, title: str | None = None) -> str:
+    """How a question names an entity: the way the document and the context block name
+    it (``pull request owner/repo#N``; a Google document by its id when its URL was
+    recorded, else by its title), with the document's title as a reminder."""
+    named = name if kind in ("pull_request", "issue") else _quote(name)
+    what = f"{ENTITY_WORDS.get(kind, kind)} {named}"
+    return f'{what} (titled "{title}")' if title else what
+
+
 def _entities(b: _Builder, n: int) -> None:
     ents = b.f.entities
     for e in sorted(b.rng.sample(ents, min(n, len(ents))), key=lambda e: e.first_ms):
         at = b.local(e.first_ms)
-        what = f'the document titled "{e.name}"' if e.kind == "document" else f"{e.kind} {e.name}"
         b.add(
             "entity_viewed",
-            f"At what local time was {what} first viewed on {b.f.day}? Answer HH:MM.",
+            f"At what local time was the {entity_text(e.kind, e.name, e.title)} first viewed"
+            f" on {b.f.day}? Answer HH:MM.",
             hhmm(at),
             at,
             entity_kind=e.kind,

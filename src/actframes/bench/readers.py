@@ -4,12 +4,14 @@ It measures what a representation makes answerable, not how well a model reads i
 reader turns its text into the same ``Knowledge`` (None where the text does not say),
 and one function answers every question kind from that:
 
-- the context block, through the library's own ``parse_context`` (plus the proposed
-  ``viewed`` section when present);
-- the JSON document, through ``json.loads``;
+- the context block, through the library's own ``parse_context`` (its ``longest`` line
+  and ``viewed`` section included);
+- the JSON document, through ``json.loads`` (its ``viewed`` key gives first views);
 - the raw rows, by plain aggregation: each row earns ``min(gap to the next row, 90 s)``
   when the gap is at most 300 s (its ``dur_s`` on interval sources), frames are runs of
-  rows with the same app and site, and nothing is known of input or recorded away time.
+  rows with the same app and site, a pull request, issue or Google document is
+  recognised in a row's URL (else its title), and nothing is known of input or recorded
+  away time.
 
 Times are wall-clock minutes after the day's local midnight, as the questions use.
 """
@@ -22,11 +24,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..compile.site import site_of
-from ..emit.context import parse_context, parse_dur, split_fields
+from ..emit.context import parse_context
 from .questions import Question
-from .tokens_report import VIEWED_HEAD
 
 SESSION_GAP_S = 300
 DWELL_CAP_S = 90
@@ -41,9 +43,10 @@ class Knowledge:
     first: float | None = None
     last: float | None = None
     frames: list[tuple[str, float, float]] | None = None  # (app, start, active_s)
-    views: dict[tuple[str, str], float] | None = None  # (kind, name) -> first view
-    titled: list[tuple[float, list[str]]] = field(default_factory=list)  # frame titles
-    urls: list[tuple[float, str, str]] = field(default_factory=list)  # (at, url, title)
+    views: dict[tuple[str, str], float] | None = None  # (kind, entity folded) -> first view
+    # Pages of the frames shown, (frame start, kind, entity folded): the frame's start
+    # stands for a view the representation does not list.
+    pages: list[tuple[float, str, str]] = field(default_factory=list)
     keys: dict[str, int] | None = None
     breaks: list[list[float]] | None = None
 
@@ -103,22 +106,14 @@ def _get(table: dict[str, Any], name: str) -> float:
     return float(sum(folded))
 
 
-_KIND_WORD = {"pull request": "pull_request", "issue": "issue", "document": "document"}
-
-
 def _entity(k: Knowledge, kind: str, name: str) -> float | None:
+    want = (kind, _entity_key(name))
     if k.views:
-        want = (_KIND_WORD.get(kind, kind), _entity_key(name))
         hits = [at for (vk, vn), at in k.views.items() if (vk, _entity_key(vn)) == want]
         if hits:
             return min(hits)
-    for at, url, title in sorted(k.urls):
-        if _page_matches(kind, name, url, title):
-            return at
-    for at, titles in sorted(k.titled, key=lambda x: x[0]):
-        if any(_title_matches(kind, name, t) for t in titles):
-            return at
-    return None
+    hits = [at for at, pk, pn in k.pages if (pk, _entity_key(pn)) == want]
+    return min(hits) if hits else None
 
 
 def _entity_key(name: str) -> str:
@@ -128,26 +123,44 @@ def _entity_key(name: str) -> str:
     return f"{m.group(1)}#{m.group(2)}".casefold() if m else name.strip().casefold()
 
 
-def _page_matches(kind: str, name: str, url: str, title: str) -> bool:
-    if kind in ("pull request", "issue"):
-        m = re.fullmatch(r"(.+)/(.+)#(\d+)", name)
-        if not m:
-            return False
-        seg = "pull" if kind == "pull request" else "issues"
-        path = f"github.com/{m.group(1)}/{m.group(2)}/{seg}/{m.group(3)}"
-        return re.search(re.escape(path) + r"(?!\d)", url, re.IGNORECASE) is not None
-    return _title_matches(kind, name, title)
+_GH_PATH = re.compile(r"/([\w-]+)/([\w.-]+)/(pull|issues)/(\d+)(?:/.*)?\Z")
+_GDOC_PATH = re.compile(
+    r"(?:/a/[^/]+)?/(document|spreadsheets|presentation)(?:/u/\d+)?/d/([\w-]{10,})(?:/.*)?\Z"
+)
+_GDOC_KINDS = {"document": "doc", "spreadsheets": "sheet", "presentation": "slides"}
+_GH_TITLE = re.compile(
+    r" · (Issue|Pull Request) #(\d+) · ([\w-]+/[\w.-]+)(?: · GitHub)?(?: [-–—] |\Z)"
+)
+_URL_TITLE = re.compile(r"\A((?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?/\S*)(?: [-–—] .*)?\Z")
+_GDOC_TITLE = re.compile(r"\A(.+) - Google (Docs|Sheets|Slides)(?: [-–—] [^·]*)?\Z")
 
 
-def _title_matches(kind: str, name: str, title: str) -> bool:
-    t = title.casefold()
-    if kind in ("pull request", "issue"):
-        m = re.fullmatch(r"(.+)/(.+)#(\d+)", name)
-        if not m:
-            return False
-        word = "pull request" if kind == "pull request" else "issue"
-        return f"{word} #{m.group(3)} · {m.group(1)}/{m.group(2)}".casefold() in t
-    return t.startswith(f"{name} - google ".casefold())
+def row_entity(url: str | None, title: str) -> tuple[str, str] | None:
+    """(kind, entity) of a pull request, issue or Google document a raw row shows: from
+    its URL (a document by its id), else from its title (a document by its title)."""
+    if url:
+        try:
+            u = urlsplit(url if "://" in url else "//" + url)
+        except ValueError:
+            return None
+        host = site_of(url)
+        m = _GH_PATH.match(u.path) if host == "github.com" else None
+        if m:
+            kind = "pull_request" if m.group(3) == "pull" else "issue"
+            return kind, f"{m.group(1)}/{m.group(2)}#{m.group(4)}"
+        m = _GDOC_PATH.match(u.path) if host == "docs.google.com" else None
+        return (_GDOC_KINDS[m.group(1)], m.group(2)) if m else None
+    m = _URL_TITLE.match(title)
+    if m:  # the address shown as the title while a page loads
+        return row_entity(m.group(1), "")
+    m = _GH_TITLE.search(title)
+    if m:
+        kind = "pull_request" if m.group(1) == "Pull Request" else "issue"
+        return kind, f"{m.group(3)}#{m.group(2)}"
+    m = _GDOC_TITLE.match(title)
+    if m:
+        return {"Docs": "doc", "Sheets": "sheet"}.get(m.group(2), "slides"), m.group(1).strip()
+    return None
 
 
 # ---------------------------------------------------------------------------- times
@@ -208,26 +221,9 @@ def _adjust(first: float, last: float, away: list[tuple[float, float]]) -> tuple
 # ---------------------------------------------------------------------------- context block
 
 
-def split_proposed(text: str) -> tuple[str, list[str], str | None]:
-    """The block without the proposed additions; the ``viewed`` item lines; the
-    ``longest`` line (or None)."""
-    lines = text.split("\n")
-    longest = next((x for x in lines if x.startswith("longest ")), None)
-    if longest is not None:
-        lines.remove(longest)
-    if VIEWED_HEAD not in lines:
-        return "\n".join(lines), [], longest
-    at = lines.index(VIEWED_HEAD)
-    end = at + 1
-    while end < len(lines) and lines[end].startswith("- "):
-        end += 1
-    return "\n".join(lines[:at] + lines[end:]), lines[at + 1 : end], longest
-
-
 def read_context(text: str, day: str) -> Knowledge:
     d = date.fromisoformat(day)
-    core, viewed, longest = split_proposed(text)
-    p = parse_context(core)
+    p = parse_context(text)
     apps: dict[str, float] = {}
     keys: dict[str, int] = {}
     sites: dict[str, float] = {}
@@ -244,36 +240,31 @@ def read_context(text: str, day: str) -> Knowledge:
         k.first, k.last = _adjust(_clock(cov["first"], d), _clock(cov["last"], d), away)
         k.breaks = _breaks([*gaps, *away], k.first, k.last, join=1.0)
     k.frames = [(f["app"], _clock(f["start"], d), float(f["active_s"])) for f in p["frames"]]
-    top = p.get("longest") or (_parse_longest(longest) if longest else None)
+    top = p.get("longest")
     if top:  # the longest frame, named even when no frame line fits the budget
         k.frames.append((top["app"], _clock(top["start"], d), float(top["active_s"])))
-    k.titled = [(_clock(f["start"], d), list(f["titles"])) for f in p["frames"]]
-    parsed_views = p.get("viewed")  # once the grammar has the section, the parser reads it
-    if parsed_views is not None:
-        k.views = {
-            (v["kind"], str(v["entity"]).casefold()): _clock(v["first"], d) for v in parsed_views
-        }
-    elif viewed:
-        k.views = {}
-        for line in viewed:
-            kind, name, first, _views = split_fields(line[2:])
-            if name.startswith('"'):
-                name = json.loads(name)
-            k.views[(kind, name.casefold())] = _clock(first, d)
+    k.views = {
+        (v["kind"], str(v["entity"]).casefold()): _clock(v["first"], d) for v in p.get("viewed", [])
+    }
+    for f in p["frames"]:
+        at = _clock(f["start"], d)
+        for item in f["pages"]:
+            ref = _page_item(item)
+            if ref:
+                k.pages.append((at, *ref))
     return k
 
 
-def _parse_longest(line: str) -> dict[str, Any]:
-    span, app, site, dur, fid = split_fields(line[len("longest ") :])
-    start, _, end = span.partition("–")
-    return {
-        "start": start,
-        "end": end,
-        "app": json.loads(app) if app.startswith('"') else app,
-        "site": None if site == "-" else site,
-        "active_s": parse_dur(dur),
-        "id": fid,
-    }
+def _page_item(item: str) -> tuple[str, str] | None:
+    """(kind, entity folded) of a frame line's page item ``KIND NAME [×N]``; None for
+    the ``+N`` of pages not shown."""
+    kind, _, rest = item.partition(" ")
+    if not rest:
+        return None
+    name = re.sub(r" ×\d+\Z", "", rest)
+    if name.startswith('"'):
+        name = json.loads(name)
+    return kind, str(name).casefold()
 
 
 # ---------------------------------------------------------------------------- JSON document
@@ -301,15 +292,10 @@ def read_json(text: str, day: str) -> Knowledge:
     k.frames = [
         (f["app"], _iso_minutes(f["start"], d), float(f["active_s"])) for f in doc["frames"]
     ]
-    k.titled = [(_iso_minutes(f["start"], d), list(f["titles"])) for f in doc["frames"]]
-    views: dict[tuple[str, str], float] = {}
-    for f in doc["frames"]:
-        for page in f.get("pages", []):
-            if page.get("first") and page.get("kind") != "page":
-                key = (page["kind"], str(page["entity"]).casefold())
-                at = _iso_minutes(page["first"], d)
-                views[key] = min(at, views.get(key, at))
-    k.views = views or None
+    k.views = {
+        (v["kind"], str(v["entity"]).casefold()): _iso_minutes(v["first"], d)
+        for v in doc.get("viewed", [])
+    }
     return k
 
 
@@ -321,7 +307,8 @@ def read_raw(text: str, day: str) -> Knowledge:
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     apps: dict[str, float] = {}
     sites: dict[str, float] = {}
-    k = Knowledge(app_s=apps, site_s=sites)
+    views: dict[tuple[str, str], float] = {}
+    k = Knowledge(app_s=apps, site_s=sites, views=views)
     if not rows:
         return k
     streams: dict[str, list[dict[str, Any]]] = {}
@@ -355,8 +342,10 @@ def read_raw(text: str, day: str) -> Knowledge:
             else:
                 frames.append([app, r["_m"], secs])
             prev_key = (app, site) if joined else None
-            if r.get("url"):
-                k.urls.append((r["_m"], r["url"], r.get("title") or ""))
+            ref = row_entity(r.get("url"), r.get("title") or "")
+            if ref:
+                key = (ref[0], ref[1].casefold())
+                views[key] = min(r["_m"], views.get(key, r["_m"]))
     k.frames = [(a, s, float(x)) for a, s, x in frames]
     k.first = min(s for s, _ in held)
     k.last = max(e for _, e in held)
@@ -372,7 +361,7 @@ def read_raw(text: str, day: str) -> Knowledge:
     return k
 
 
-READERS = {"context": read_context, "context+": read_context, "json": read_json, "raw": read_raw}
+READERS = {"context": read_context, "json": read_json, "raw": read_raw}
 
 
 def read(rep: str, text: str, day: str) -> Knowledge | None:

@@ -30,7 +30,6 @@ DEFAULT_REPS = ("raw", "context", "json")
 REP_LABELS = {
     "raw": "raw rows",
     "context": "context block",
-    "context+": "context block + longest/viewed (proposed)",
     "json": "JSON document",
     "summary": "LLM summary",
 }
@@ -77,10 +76,7 @@ def run_qa(
             questions = generate(facts, store, config.seed)
             if not questions:
                 continue
-            rendered = render_day(
-                ds.db, day, ds.tz, budget=config.budget, source=ds.source,
-                proposed="context+" in reps,
-            )  # fmt: skip
+            rendered = render_day(ds.db, day, ds.tz, budget=config.budget, source=ds.source)
             texts = dict(rendered.texts)
             day_out: dict[str, Any] = {
                 "dataset": ds.name,
@@ -408,7 +404,6 @@ _KIND_LABELS = {
 _COLORS = {
     "raw": (140, 140, 140),
     "context": (31, 119, 180),
-    "context+": (23, 190, 207),
     "json": (255, 127, 14),
     "summary": (214, 39, 40),
 }

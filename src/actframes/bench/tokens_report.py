@@ -8,9 +8,6 @@ Representations:
   interval sources; ``device`` when the day has rows from more than one screen.
 - ``json``, ``yaml``, ``md`` — the compiled document in each format.
 - ``context`` — the context block at the given budget.
-- ``context+`` — the context block with the proposed ``longest`` line and ``viewed``
-  section (a prototype of a grammar addition, see ``proposed_context``), at the same
-  budget.
 
 Tokens are o200k_base (``actframes.emit.tokens``), named in every report.
 """
@@ -18,7 +15,6 @@ Tokens are o200k_base (``actframes.emit.tokens``), named in every report.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -28,7 +24,6 @@ from zoneinfo import ZoneInfo
 
 from ..compile.document import Doc
 from ..emit.context import DEFAULT_BUDGET, to_context
-from ..emit.durations import fmt_dur
 from ..emit.json_out import to_json
 from ..emit.markdown import to_markdown
 from ..emit.tokens import ENCODING, VOCAB_SHA256, count_tokens
@@ -59,7 +54,6 @@ def render_day(
     *,
     budget: int = DEFAULT_BUDGET,
     source: str | None = None,
-    proposed: bool = False,
 ) -> DayText:
     from ..api import compile_window
     from ..sources import open_source
@@ -82,8 +76,6 @@ def render_day(
         pass  # PyYAML is an extra; the report says n/a
     texts["md"] = to_markdown(doc)
     texts["context"] = to_context(doc, budget)
-    if proposed:
-        texts["context+"] = proposed_context(doc, cap, budget)
     return DayText(day, tz, doc["source"]["kind"], doc, texts, len(rows), interval)
 
 
@@ -148,21 +140,13 @@ def measure(day_text: DayText, budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         "tokens": tokens,
         "bytes": {rep: len(text.encode("utf-8")) for rep, text in day_text.texts.items()},
         "compression": round(tokens["raw"] / ctx, 1) if ctx else None,
-        **(
-            {"compression_proposed": round(tokens["raw"] / tokens["context+"], 1)}
-            if tokens.get("context+")
-            else {}
-        ),
     }
 
 
 def tokens_markdown(results: list[dict[str, Any]], names: list[str] | None = None) -> str:
     """The token table: one line per measured day."""
-    reps = [r for r in (*REPS, "context+") if any(r in m["tokens"] for m in results)]
-    proposed = any("compression_proposed" in m for m in results)
+    reps = [r for r in REPS if any(r in m["tokens"] for m in results)]
     head = ["day", "source", "rows", *reps, "raw/context"]
-    if proposed:
-        head.append("raw/context+")
     if names:
         head.insert(0, "dataset")
     lines = [
@@ -178,119 +162,7 @@ def tokens_markdown(results: list[dict[str, Any]], names: list[str] | None = Non
         cells = [m["day"], m["source"], f"{m['rows']:,}"]
         cells += [f"{m['tokens'][r]:,}" if r in m["tokens"] else "n/a" for r in reps]
         cells.append(f"{m['compression']}×" if m["compression"] is not None else "n/a")
-        if proposed:
-            cp = m.get("compression_proposed")
-            cells.append(f"{cp}×" if cp is not None else "n/a")
         if names:
             cells.insert(0, names[i])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------- proposal
-
-VIEWED_HEAD = "viewed (kind · entity · first · views)"
-VIEWED_KINDS = ("pull_request", "issue", "document")
-_PR = re.compile(r"^/([\w.-]+)/([\w.-]+)/(pull|issues)/(\d+)(?:[/?#]|$)")
-_DOCS = re.compile(r"^/(document|spreadsheets|presentation)/d/([\w-]+)")
-_DOC_NAME = re.compile(r"\A(.+?) - Google (?:Docs|Sheets|Slides)\b")
-
-
-def typed_page(url: str, title: str) -> tuple[str, str, str] | None:
-    """(kind, id, name) of a page the proposal types: a GitHub pull request or issue, or
-    a Google document named by its title. A prototype of entity typing."""
-    from urllib.parse import urlsplit
-
-    try:
-        u = urlsplit(url if "://" in url else "//" + url)
-        host = (u.hostname or "").removeprefix("www.")
-    except ValueError:
-        return None
-    if host == "github.com":
-        m = _PR.match(u.path)
-        if m:
-            name = f"{m.group(1)}/{m.group(2)}#{m.group(4)}"
-            return ("pull_request" if m.group(3) == "pull" else "issue"), name, name
-    if host == "docs.google.com":
-        m = _DOCS.match(u.path)
-        t = _DOC_NAME.match(title)
-        if m and t:
-            return "document", m.group(2), t.group(1).strip()
-    return None
-
-
-def viewed_lines(doc: Doc, cap: Capture) -> list[str]:
-    """The proposed section: every typed page of the day with its first view (local
-    time) and number of views (runs of consecutive rows of a stream on it), in order of
-    first view. Rows are the frames' own evidence rows, so it is what the compiler saw."""
-    from ..compile.ranges import expand
-
-    by_id = {s.row_id: s for s in cap.snapshots}
-    rows: list[Snapshot] = []
-    for f in doc["frames"]:
-        for piece in [f, *f["interruptions"]]:
-            rows += [by_id[i] for i in expand(piece["evidence"]["rows"]) if i in by_id]
-    start_ms = day_window(doc["window"]["day"], doc["window"]["tz"]).start_ms
-    first: dict[tuple[str, str], tuple[int, str]] = {}
-    views: dict[tuple[str, str], int] = {}
-    prev: dict[str, tuple[str, str] | None] = {}
-    for s in sorted(rows, key=lambda r: (r.device, r.ts_ms, r.row_id)):
-        ref = typed_page(s.url, s.title) if s.url else None
-        key = (ref[0], ref[1]) if ref else None
-        if ref and key:
-            t = max(s.ts_ms, start_ms)
-            if key not in first or t < first[key][0]:
-                first[key] = (t, ref[2])
-            if prev.get(s.device) != key:
-                views[key] = views.get(key, 0) + 1
-        prev[s.device] = key
-    from ..emit.context import _q  # the block's own quoting of names
-
-    tz = doc["window"]["tz"]
-    lines = []
-    for key, (t, name) in sorted(first.items(), key=lambda kv: (kv[1][0], kv[0])):
-        when = local_iso(t, tz)
-        clock = when[11:16] if when[:10] == doc["window"]["day"] else f"{when[5:10]} {when[11:16]}"
-        lines.append(f"- {key[0]} · {_q(name)} · {clock} · {views[key]}")
-    return [VIEWED_HEAD, *lines] if lines else []
-
-
-def longest_line(doc: Doc) -> str | None:
-    """The proposed ``longest`` line: the frame with the most active time (the earliest
-    of equals), so the block names it even when no frame line fits the budget."""
-    frames = doc["frames"]
-    if not frames:
-        return None
-    f = max(frames, key=lambda x: (x["active_s"], [-ord(c) for c in x["start"]]))
-    from ..emit.context import _q  # the block's own quoting of names
-
-    day = doc["window"].get("day")
-
-    def clock(iso: str) -> str:
-        return iso[11:16] if iso[:10] == day else f"{iso[5:10]} {iso[11:16]}"
-
-    span = f"{clock(f['start'])}–{clock(f['end'])}"
-    return "longest " + " · ".join(
-        [span, _q(f["app"]), _q(f.get("site")), fmt_dur(f["active_s"]), f["id"]]
-    )
-
-
-def proposed_context(doc: Doc, cap: Capture, budget: int = DEFAULT_BUDGET) -> str:
-    """The context block with the proposed additions after the ledger — a ``longest``
-    line and a ``viewed`` section — fitted to the same budget (both belong to the fixed
-    part, like the ledger). Each is added only when the block does not have it yet."""
-    plain = to_context(doc, budget)
-    extra: list[str] = []
-    longest = longest_line(doc)
-    if longest and "\nlongest " not in plain:
-        extra.append(longest)
-    if "\nviewed (" not in plain:
-        extra += viewed_lines(doc, cap)
-    if not extra:
-        return plain
-    extra_tokens = count_tokens("\n".join(extra) + "\n")
-    inner = max(1, budget - extra_tokens)
-    block = to_context(doc, inner).replace(f"to fit {inner} ", f"to fit {budget} ")
-    lines = block.split("\n")
-    at = next(i for i, line in enumerate(lines) if line.startswith("frames "))
-    return "\n".join([*lines[:at], *extra, *lines[at:]])

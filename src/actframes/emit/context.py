@@ -29,7 +29,25 @@ NOTE = (
 )
 LEDGER_HEAD = "ledger (app · site · active · input)"
 VIEWED_HEAD = "viewed (kind · entity · first · views)"
-VIEWED_LINES = 20  # most-viewed typed references shown; the rest are counted
+VIEWED_LINES = 30  # typed references shown; the rest are counted
+# Work objects an agent is asked about come first; files, channels and pages fill the rest.
+WORK_KINDS = frozenset(
+    {
+        "pull_request",
+        "issue",
+        "ticket",
+        "commit",
+        "doc",
+        "sheet",
+        "slides",
+        "form",
+        "design",
+        "paper",
+        "question",
+        "email",
+        "meeting",
+    }
+)
 FRAMES_COLUMNS = "(start–end · app · site · active · input · titles · pages · interruptions · id)"
 
 _BARE = re.compile(r"[^\s\";·][^\";·]*[^\s\";·]|[^\s\";·-]")
@@ -151,18 +169,22 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
 
 
 def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int) -> list[str]:
-    """The ``limit`` most viewed typed references, in order of first view."""
+    """``limit`` typed references — work objects first, then the most viewed — shown in
+    order of first view."""
     seen = doc.get("viewed", [])
     if not seen:
         return []
     lines = [VIEWED_HEAD]
-    ranked = sorted(range(len(seen)), key=lambda i: (-seen[i]["views"], i))
+    ranked = sorted(
+        range(len(seen)),
+        key=lambda i: (seen[i]["kind"] not in WORK_KINDS, -seen[i]["views"], i),
+    )
     for i in sorted(ranked[:limit]):
         v = seen[i]
         cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
         lines.append("- " + SEP.join(cells))
     if len(seen) > limit:
-        lines.append(f"- +{len(seen) - limit} more (least viewed) in the JSON document")
+        lines.append(f"- +{len(seen) - limit} more in the JSON document")
     return lines
 
 
@@ -276,7 +298,7 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
         return "ledger"
     if line == VIEWED_HEAD:
         return "viewed"
-    if line.startswith("- +") and section == "viewed":
+    if line.startswith("- +") and section == "viewed":  # "- +N more in the JSON document"
         out["viewed_more"] = int(line[3:].split()[0])
         return section
     if line.startswith("- ") and section == "viewed":
