@@ -344,6 +344,26 @@ def bench_history(ctx: Context) -> dict[str, Any]:
     }
 
 
+@benchmark("recorder", "the X11 recorder's CPU (idle, typing fast) and RSS under Xvfb")
+def bench_recorder(ctx: Context) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from recorder_resources import run as run_recorder
+
+    try:
+        r = run_recorder(seconds=30)
+    except RuntimeError as exc:
+        return {"rows": 0, "ours": {"error": str(exc)}}
+    return {
+        "rows": 0,
+        "idle_cpu_pct": r["idle_cpu_pct"],
+        "typing_cpu_pct": r["typing_cpu_pct"],
+        "max_rss_mb": r["max_rss_mb"],
+        "ours": {"median_s": 0.0, "peak_rss_mb": r["max_rss_mb"]},
+        "target": "CPU idle <= 1%, typing <= 3%, RSS <= 60 MB",
+        "met": r["idle_cpu_pct"] <= 1 and r["typing_cpu_pct"] <= 3 and r["max_rss_mb"] <= 60,
+    }
+
+
 # ---------------------------------------------------------------------------- report
 
 

@@ -68,3 +68,37 @@ def test_cli_no_cache_and_clear(tmp_path: Path) -> None:
     assert "entries: 1" in info.stdout
     cleared = run_cli("cache", "clear", env=env)
     assert cleared.stdout.strip() == "removed 1 cached document(s)"
+
+
+def test_native_fingerprint_serves_without_reading_and_sees_every_change(tmp_path: Path) -> None:
+    db = build(tmp_path / "g.db")
+    cache = DocCache(tmp_path / "c")
+    first, _ = run(db, cache)
+
+    class NoRead:
+        """The store, except that reading rows is an error: a hit must not need it."""
+
+        def __init__(self) -> None:
+            self.inner = open_source(db)
+            self.path, self.kind = self.inner.path, self.inner.kind
+
+        def fingerprint(self, start: int, end: int) -> str | None:
+            return self.inner.fingerprint(start, end)
+
+        def read(self, start: int, end: int) -> None:
+            raise AssertionError("read rows although nothing changed")
+
+    src = NoRead()
+    doc, hit = compile_window_cached(src, WIN, Options(), cache)  # type: ignore[arg-type]
+    src.inner.close()
+    assert hit and to_json(doc) == first
+    for sql in ("UPDATE snapshots SET title = 'y' WHERE id = 2",
+                "DELETE FROM input_events WHERE id = 1",
+                "INSERT INTO afk (start_ms, end_ms) VALUES (1773133000000, 1773133600000)"):
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.execute(sql)
+        conn.close()
+        again, hit = run(db, cache)
+        assert not hit and again != first, sql
+        first = again

@@ -152,6 +152,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "report": "actframes.cli_report:report",
     "bench": "actframes.cli_bench:bench",
     "entity": "actframes.cli_entity:entity",
+    "record": "actframes.cli_record:record",
+    "mcp": "actframes.cli_mcp:mcp",
 }
 
 

@@ -3,6 +3,17 @@
 One SQLite file in WAL mode. Times are integer milliseconds since the Unix epoch (UTC).
 The schema version lives in ``PRAGMA user_version``; ``migrate`` brings any older
 store up to ``SCHEMA_VERSION`` in one transaction per step and never drops data.
+
+Version 2 (the X11 recorder) adds, without touching what version 1 readers use:
+``snapshots.window``/``exe``/``monitor`` (the X window id, the executable name, the
+monitor holding the window), ``input_events.x``/``y`` (a click's screen position; keys
+never carry any identity), ``elements`` (accessibility elements of the focused window
+at a snapshot: role, name, bounds — never a text field's value) and ``recorder_state``
+(start, stop, pause, resume, session notes).
+
+Version 3 adds ``change_days`` — a change counter per UTC day that triggers bump on every
+insert, update or delete of a snapshot or input event — and a random ``store_id`` in
+``meta``, so a reader can fingerprint a window without reading its rows.
 """
 
 from __future__ import annotations
@@ -13,7 +24,7 @@ from pathlib import Path
 
 from ..model import InputEvent, Snapshot, Span
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 # Marks a native store so ``detect`` recognises it from the file alone.
 APPLICATION_ID = 0x41465231  # "AFR1"
 
@@ -48,6 +59,93 @@ _MIGRATIONS: dict[int, str] = {
         end_ms   INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS afk_end ON afk (end_ms);
+    """,
+    2: """
+    ALTER TABLE snapshots ADD COLUMN window TEXT;
+    ALTER TABLE snapshots ADD COLUMN exe TEXT;
+    ALTER TABLE snapshots ADD COLUMN monitor TEXT;
+    ALTER TABLE input_events ADD COLUMN x INTEGER;
+    ALTER TABLE input_events ADD COLUMN y INTEGER;
+    CREATE TABLE IF NOT EXISTS elements (
+        id          INTEGER PRIMARY KEY,
+        snapshot_id INTEGER NOT NULL,
+        ts_ms       INTEGER NOT NULL,
+        parent      INTEGER,
+        depth       INTEGER NOT NULL,
+        role        TEXT NOT NULL,
+        name        TEXT NOT NULL DEFAULT '',
+        x INTEGER, y INTEGER, w INTEGER, h INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS elements_snapshot ON elements (snapshot_id);
+    CREATE INDEX IF NOT EXISTS elements_ts ON elements (ts_ms);
+    CREATE TABLE IF NOT EXISTS recorder_state (
+        id     INTEGER PRIMARY KEY,
+        ts_ms  INTEGER NOT NULL,
+        state  TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX IF NOT EXISTS recorder_state_ts ON recorder_state (ts_ms);
+    """,
+    # Change counters per UTC day, kept by triggers, so a reader can tell whether a day's
+    # rows changed without reading them (the document cache's fingerprint).
+    3: """
+    CREATE TABLE IF NOT EXISTS change_days (
+        day     INTEGER PRIMARY KEY,  -- UTC day number; -1: no plausible time
+        version INTEGER NOT NULL
+    );
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+    CREATE TRIGGER IF NOT EXISTS snapshots_insert_counts AFTER INSERT ON snapshots BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
+                  OR NEW.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS snapshots_update_counts AFTER UPDATE ON snapshots BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
+                  OR OLD.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
+                  OR NEW.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS snapshots_delete_counts AFTER DELETE ON snapshots BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
+                  OR OLD.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS input_events_insert_counts AFTER INSERT ON input_events BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
+                  OR NEW.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS input_events_update_counts AFTER UPDATE ON input_events BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
+                  OR OLD.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
+                  OR NEW.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS input_events_delete_counts AFTER DELETE ON input_events BEGIN
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
+                  OR OLD.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;
+    END;
     """,
 }
 

@@ -1,0 +1,271 @@
+"""``actframes record``: the X11 recorder — run in the foreground, or start, stop, pause,
+resume and inspect a background one. Loaded only when invoked (see ``LAZY_COMMANDS``)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .capture.config import load_config, state_dir
+from .errors import ActframesError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _recording_options(f: F) -> F:
+    options = [
+        click.option(
+            "--db",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="The store to write (default: $ACTFRAMES_DB, else the native store).",
+        ),
+        click.option(
+            "--config",
+            "config_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Recorder config (TOML; default $XDG_CONFIG_HOME/actframes/recorder.toml).",
+        ),
+        click.option("--display", help="X11 display to record (default: $DISPLAY)."),
+        click.option(
+            "--idle-seconds",
+            type=float,
+            help="No input this long starts an AFK period (default 180).",
+        ),
+        click.option(
+            "--heartbeat-seconds",
+            type=float,
+            help="Write a row this often on a static screen (default 30).",
+        ),
+        click.option(
+            "--keep-days",
+            type=int,
+            help="Delete rows older than N days, at start and hourly (0: keep all).",
+        ),
+        click.option(
+            "--accessibility/--no-accessibility",
+            default=None,
+            help="Read AT-SPI elements and browser URLs when an accessibility bus exists.",
+        ),
+        click.option(
+            "--devtools",
+            metavar="URL",
+            help="Opt-in: a Chromium DevTools endpoint on loopback for the tab's URL.",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _forwarded(params: dict[str, Any]) -> list[str]:
+    """The options of ``start`` as arguments for the ``run`` it spawns."""
+    args: list[str] = []
+    for name in ("db", "config_path", "display", "idle_seconds", "heartbeat_seconds"):
+        value = params.get(name)
+        if value is not None:
+            flag = "--config" if name == "config_path" else "--" + name.replace("_", "-")
+            args += [flag, str(Path(value).resolve()) if isinstance(value, Path) else str(value)]
+    if params.get("keep_days") is not None:
+        args += ["--keep-days", str(params["keep_days"])]
+    if params.get("accessibility") is not None:
+        args.append("--accessibility" if params["accessibility"] else "--no-accessibility")
+    if params.get("devtools") is not None:
+        args += ["--devtools", str(params["devtools"])]
+    return args
+
+
+@click.group()
+def record() -> None:
+    """Record the focused X11 window, input counts and AFK periods into the native store.
+
+    Nothing is sent anywhere: rows go to a local SQLite file. See docs/recorder.md for
+    exactly what is stored and how to exclude apps, titles and sites.
+    """
+
+
+def _need_capture() -> None:
+    try:
+        import Xlib  # noqa: F401
+    except ImportError:
+        raise ActframesError(
+            "actframes record needs the capture extra: pip install 'actframes[capture]' "
+            "(python-xlib, dbus-fast)"
+        ) from None
+
+
+@record.command()
+@_recording_options
+def run(**params: Any) -> None:
+    """Record in the foreground until SIGTERM or Ctrl-C."""
+    cfg = load_config(params["config_path"]).with_overrides(
+        idle_seconds=params["idle_seconds"],
+        heartbeat_seconds=params["heartbeat_seconds"],
+        keep_days=params["keep_days"],
+        accessibility=params["accessibility"],
+        devtools=params["devtools"],
+    )
+    _need_capture()
+    from .capture.recorder import Recorder
+    from .cli import default_db
+
+    db = params["db"] or default_db()
+    recorder = Recorder(db, cfg, display=params["display"], state_dir=state_dir())
+    recorder.run()
+
+
+@record.command()
+@_recording_options
+def start(**params: Any) -> None:
+    """Start recording in the background (log in the XDG state folder)."""
+    from .capture.daemon import logfile
+    from .capture.daemon import start as start_daemon
+
+    # Check the config here so a mistake is reported to the terminal, not only the log.
+    load_config(params["config_path"]).with_overrides(
+        idle_seconds=params["idle_seconds"],
+        heartbeat_seconds=params["heartbeat_seconds"],
+        keep_days=params["keep_days"],
+        devtools=params["devtools"],
+    )
+    _need_capture()
+    pid = start_daemon(_forwarded(params), state_dir())
+    click.echo(f"recording (pid {pid}); log: {logfile(state_dir())}")
+
+
+@record.command()
+def stop() -> None:
+    """Stop the background recorder (it flushes and exits cleanly)."""
+    from .capture.daemon import stop as stop_daemon
+
+    pid = stop_daemon(state_dir())
+    click.echo("no recorder was running" if pid is None else f"stopped (pid {pid})")
+
+
+@record.command()
+def pause() -> None:
+    """Pause recording: nothing but '[paused]' rows is written until resume."""
+    from .capture.daemon import set_paused
+
+    pid = set_paused(state_dir(), True)
+    click.echo("paused" + ("" if pid else " (no recorder is running; a new one starts paused)"))
+
+
+@record.command()
+def resume() -> None:
+    """Resume recording after pause."""
+    from .capture.daemon import set_paused
+
+    pid = set_paused(state_dir(), False)
+    click.echo("resumed" + ("" if pid else " (no recorder is running)"))
+
+
+@record.command()
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--tz", metavar="ZONE", help="Zone for 'today' (default: the machine's).")
+def status(db: Path | None, tz: str | None) -> None:
+    """Whether the recorder runs, rows written today, store size, time of the last row.
+
+    Exits 0 when a recorder is running, 3 when none is.
+    """
+    from .capture.daemon import (
+        logfile,
+        pause_flag,
+        process_start_ms,
+        running_pid,
+        store_status,
+    )
+    from .cli import default_db, machine_zone, now_ms
+    from .window import day_window, local_day_of
+
+    zone = tz or machine_zone()
+    state = state_dir()
+    store = db or default_db()
+    pid = running_pid(state)
+    now = now_ms()
+    paused = pause_flag(state).exists()
+    lines = []
+    if pid is not None:
+        since = process_start_ms(pid)
+        when = f" since {_local(since, zone)}" if since else ""
+        lines.append(f"recorder: running (pid {pid}){when}{', paused' if paused else ''}")
+    else:
+        lines.append("recorder: not running" + (" (paused flag set)" if paused else ""))
+    day_start = day_window(local_day_of(now, zone), zone).start_ms
+    st = store_status(store, day_start)
+    if not st.exists:
+        lines.append(f"store: {store} (not created yet)")
+    else:
+        lines.append(f"store: {store} ({_size(st.bytes)})")
+        if st.error:
+            lines.append(f"store: cannot read ({st.error})")
+        else:
+            lines.append(
+                f"today: {st.snapshots_today} snapshot rows, {st.events_today} input rows "
+                f"({st.presses_today} presses)"
+            )
+            if st.last_row_ms is None:
+                lines.append("last row: none")
+            else:
+                ago = max(0, (now - st.last_row_ms) // 1000)
+                lines.append(f"last row: {_local(st.last_row_ms, zone)} ({_ago(ago)} ago)")
+            if pid is not None and st.session:
+                lines.append(_session_line(st.session))
+    lines.append(f"log: {logfile(state)}")
+    click.echo("\n".join(lines))
+    if pid is None:
+        sys.exit(3)
+
+
+def _session_line(notes: dict[str, object]) -> str:
+    parts = [f"X11 display {notes.get('display', '?')}"]
+    parts.append("window manager" if notes.get("wm") else "no window manager (input focus)")
+    parts.append("accessibility on" if notes.get("accessibility") else "no accessibility bus")
+    line = "session: " + ", ".join(parts)
+    if notes.get("wayland"):
+        line += " — Wayland: only XWayland windows are recorded"
+    return line
+
+
+def _local(ms: int, zone: str) -> str:
+    from datetime import datetime
+
+    from .window import zone as tzinfo
+
+    return datetime.fromtimestamp(ms / 1000, tzinfo(zone)).strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def _size(n: int) -> str:
+    if n < 1000:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("kB", "MB", "GB"):
+        value /= 1000
+        if value < 1000 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
+
+
+def _ago(s: int) -> str:
+    if s < 120:
+        return f"{s} s"
+    if s < 7200:
+        return f"{s // 60} min"
+    return f"{s // 3600} h"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m actframes.cli_record ARGS`` is ``actframes record ARGS``, with the same
+    one-line errors and exit codes. The background recorder is started this way, so it
+    does not depend on how the command is registered."""
+    from . import cli
+
+    cli.LAZY_COMMANDS.setdefault("record", "actframes.cli_record:record")
+    cli.main(["record", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""A real X session for recorder tests: Xvfb (+ openbox), windows, xdotool, the recorder.
+
+Every process started here runs in its own process group and is ended by its pid (its
+group id) in teardown; nothing is ever killed by name. Waits are bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+GTK_APP = HERE / "gtk_app.py"
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+# CI sets this so a lost install step fails the X tests instead of skipping them.
+REQUIRE_X = bool(os.environ.get("ACTFRAMES_REQUIRE_X"))
+
+
+def skip_or_fail(reason: str) -> None:
+    if REQUIRE_X:
+        pytest.fail(f"{reason} (ACTFRAMES_REQUIRE_X is set)")
+    pytest.skip(reason)
+
+
+def need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None and not Path(t).exists()]
+    if missing:
+        skip_or_fail(f"not installed: {', '.join(missing)}")
+    for module in ("Xlib", "dbus_fast"):
+        try:
+            __import__(module)
+        except ImportError:
+            skip_or_fail(f"python module {module} missing: pip install -e '.[capture]'")
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 10.0, step: float = 0.05) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
+
+
+def end_process(proc: subprocess.Popen[Any], grace: float = 3.0) -> None:
+    """SIGTERM the process group we started (by its id), then SIGKILL if it lingers."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(grace)
+    else:
+        # The leader is gone; its group may still hold children (browsers, bus daemons).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+class XSession:
+    def __init__(self, tmp: Path, *, wm: bool = True, xvfb_args: tuple[str, ...] = ()) -> None:
+        need("Xvfb", "xdotool", "xterm")
+        if wm:
+            need("openbox")
+        self.tmp = tmp
+        self.procs: list[subprocess.Popen[Any]] = []
+        read_fd, write_fd = os.pipe()
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24",
+             "-nolisten", "tcp", "-noreset", *xvfb_args],
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=open(tmp / "xvfb.log", "wb"),  # noqa: SIM115 - lives with the process
+            start_new_session=True,
+        )  # fmt: skip
+        os.close(write_fd)
+        number = b""
+        deadline = time.monotonic() + 15
+        os.set_blocking(read_fd, False)
+        while not number.endswith(b"\n"):
+            if time.monotonic() > deadline or self.xvfb.poll() is not None:
+                os.close(read_fd)
+                end_process(self.xvfb)
+                raise AssertionError("Xvfb did not start (see xvfb.log)")
+            try:
+                chunk = os.read(read_fd, 16)
+            except BlockingIOError:
+                time.sleep(0.02)
+                continue
+            number += chunk
+        os.close(read_fd)
+        self.display = ":" + number.decode().strip()
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE")
+        }
+        self.env.update(
+            DISPLAY=self.display,
+            XDG_STATE_HOME=str(tmp / "state"),
+            XDG_CONFIG_HOME=str(tmp / "config"),
+            XDG_DATA_HOME=str(tmp / "data"),
+            TZ="UTC",
+            NO_AT_BRIDGE="1",  # GTK apps join the accessibility bus only where a test asks
+        )
+        self.wm: subprocess.Popen[Any] | None = None
+        if wm:
+            self.wm = self.spawn(["openbox", "--sm-disable"], log="openbox.log")
+            wait_for("openbox", self._wm_ready, 15)
+
+    # ---------------------------------------------------------------- processes
+
+    def spawn(
+        self, argv: list[str], *, log: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[Any]:
+        out = open(self.tmp / log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+        proc = subprocess.Popen(
+            argv,
+            env=env or self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out if log else subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self.procs.append(proc)
+        return proc
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            end_process(proc)
+        end_process(self.xvfb)
+
+    def _wm_ready(self) -> bool:
+        out = self.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], check=False)
+        return "window id" in out
+
+    def run(self, argv: list[str], *, check: bool = True, timeout: float = 15) -> str:
+        res = subprocess.run(
+            argv, env=self.env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+        if check and res.returncode != 0:
+            raise AssertionError(f"{argv} failed ({res.returncode}): {res.stderr.strip()}")
+        return res.stdout
+
+    def xdotool(self, *args: str) -> str:
+        return self.run(["xdotool", *args]).strip()
+
+    # ---------------------------------------------------------------- windows
+
+    def xterm(self, klass: str, title: str) -> int:
+        self.spawn(["xterm", "-class", klass, "-T", title, "-geometry", "60x10"])
+        return self.wait_window(title)
+
+    def wait_window(self, title: str, timeout: float = 15) -> int:
+        def find() -> int:
+            out = self.run(["xdotool", "search", "--name", f"^{title}$"], check=False)
+            ids = [int(x) for x in out.split()]
+            return ids[0] if ids else 0
+
+        return int(wait_for(f"a window named {title!r}", find, timeout))
+
+    def activate(self, wid: int) -> None:
+        self.xdotool("windowactivate", "--sync", str(wid))
+        wait_for("focus", lambda: self.xdotool("getactivewindow") == str(wid), 5)
+
+    # ---------------------------------------------------------------- the recorder
+
+    def recorder(self, db: Path, *args: str, env: dict[str, str] | None = None) -> Recorder:
+        return Recorder(self, db, list(args), env or self.env)
+
+
+class Recorder:
+    """``actframes record run`` in a subprocess, ready when its pidfile names it."""
+
+    def __init__(self, xs: XSession, db: Path, args: list[str], env: dict[str, str]) -> None:
+        self.db = db
+        self.state = Path(env["XDG_STATE_HOME"]) / "actframes"
+        self.log = xs.tmp / "recorder.log"
+        self.proc = xs.spawn(
+            record_argv("run", "--db", str(db), *args), log="recorder.log", env=env
+        )
+
+    def wait_ready(self, timeout: float = 20) -> None:
+        from actframes.capture.daemon import running_pid
+
+        def ready() -> bool:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the recorder exited early: {self.log.read_text()}")
+            return running_pid(self.state) == self.proc.pid
+
+        wait_for("the recorder to be ready", ready, timeout)
+
+    def stop(self, timeout: float = 15) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+def record_argv(*args: str) -> list[str]:
+    """``actframes record ARGS``; the module entry works before the command is registered."""
+    return [sys.executable, "-m", "actframes.cli_record", *args]
+
+
+def actframes_argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "actframes.cli", *args]
+
+
+def rows(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+    conn = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@contextlib.contextmanager
+def x_session(tmp: Path, **kw: Any) -> Iterator[XSession]:
+    xs = XSession(tmp, **kw)
+    try:
+        yield xs
+    finally:
+        xs.close()
