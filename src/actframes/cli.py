@@ -22,6 +22,8 @@ from .errors import ActframesError, UsageError
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMATS = ("json", "yaml", "md", "context", "html")
+# Every command, also one loaded lazily or run on its own, takes -h as well as --help.
+HELP: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
 # ---------------------------------------------------------------- the edge: clock, zone, paths
@@ -77,7 +79,7 @@ def today(tz: str) -> str:
 def store_options(f: F) -> F:
     f = click.option(
         "--source",
-        type=click.Choice(["native", "screenpipe", "activitywatch"]),
+        type=click.Choice(["native", "screenpipe", "activitywatch", "uilog"]),
         help="Force the store family instead of detecting it from the file.",
     )(f)
     f = click.option(
@@ -154,6 +156,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "entity": "actframes.cli_entity:entity",
     "record": "actframes.cli_record:record",
     "mcp": "actframes.cli_mcp:mcp",
+    "steps": "actframes.cli_steps:steps",
+    "patterns": "actframes.cli_steps:patterns",
 }
 
 
@@ -171,7 +175,7 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings=HELP)
 @click.version_option(__version__, prog_name="actframes")
 def cli() -> None:
     """Compile screen-activity capture into deterministic activity frames."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import click
 
+from .cli import HELP
 from .errors import UsageError
 
 
@@ -48,7 +49,11 @@ def line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
-@click.command(name="entity", short_help="Show the typed reference of URLs or a window title.")
+@click.command(
+    name="entity",
+    context_settings=HELP,
+    short_help="Show the typed reference of URLs or a window title.",
+)
 @click.argument("urls", nargs=-1)
 @click.option("--app", metavar="APP", help="App name for --title (Code.exe, slack, firefox …).")
 @click.option("--title", metavar="TITLE", help="A window title to type (needs --app).")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from .cli import default_db, machine_zone, now_ms, store_options
+from .cli import HELP, default_db, machine_zone, now_ms, store_options
 
 
-@click.command()
+@click.command(context_settings=HELP)
 @store_options
 def mcp(db: Path | None, tz: str | None, source: str | None) -> None:
     """Serve the user's measured activity to agents over MCP (stdio).

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from .capture.config import load_config, state_dir
+from .cli import HELP
 from .errors import ActframesError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,7 +79,7 @@ def _forwarded(params: dict[str, Any]) -> list[str]:
     return args
 
 
-@click.group()
+@click.group(context_settings=HELP)
 def record() -> None:
     """Record the focused X11 window, input counts and AFK periods into the native store.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .cli import _out, compile_day_cli, machine_zone, store_options, today
+from .cli import HELP, _out, compile_day_cli, machine_zone, store_options, today
 from .errors import ActframesError
 
 
@@ -21,7 +21,7 @@ class ReportWriteError(ActframesError):
     """The report could not be written where asked."""
 
 
-@click.command()
+@click.command(context_settings=HELP)
 @click.argument("date", required=False)
 @store_options
 @click.option(

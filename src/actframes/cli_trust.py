@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .cli import _open, _out, store_options
+from .cli import HELP, _open, _out, store_options
 from .errors import SourceError, UsageError
 
 
@@ -26,7 +26,7 @@ def _load_doc(path: Path) -> dict[str, Any]:
     return doc
 
 
-@click.command()
+@click.command(context_settings=HELP)
 @click.argument("doc_path", metavar="DOC.json", type=click.Path(dir_okay=False, path_type=Path))
 @store_options
 @click.option(
@@ -86,7 +86,7 @@ def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, 
         sys.exit(1)
 
 
-@click.group()
+@click.group(context_settings=HELP)
 def tier2() -> None:
     """Check, strip or produce the inferred (Tier 2) layer of a document."""
 
@@ -137,7 +137,7 @@ def tier2_label(doc_path: Path, rules_path: Path) -> None:
     _out(to_json(merge(doc, label_frames(doc, rules))))
 
 
-@click.group()
+@click.group(context_settings=HELP)
 def cache() -> None:
     """The cache of compiled documents."""
 

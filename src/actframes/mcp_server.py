@@ -108,6 +108,29 @@ class Service:
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
 
+    def steps(self, frame_id: str, day: str) -> list[dict[str, Any]]:
+        from .steps.service import steps_of_frame
+
+        try:
+            _, rendered = steps_of_frame(self.db, self.source, self.tz, frame_id, day)
+        except ActframesError as exc:
+            raise ToolError(_one_line(str(exc))) from exc
+        return rendered
+
+    def patterns(self, days: int, until: str | None) -> tuple[str, str, list[dict[str, Any]]]:
+        from .steps.service import patterns_over
+
+        last = self.days_back(1, until)[0]
+        if not 1 <= days <= MAX_SEARCH_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
+        try:
+            first, found = patterns_over(self.db, self.source, self.tz, days, last)
+        except ActframesError as exc:
+            raise ToolError(_one_line(str(exc))) from exc
+        except Exception as exc:  # a locked or vanished store
+            raise ToolError(_one_line(f"{self.db}: cannot read ({exc})")) from exc
+        return first, last, found
+
     def days_back(self, days: int, until: str | None = None) -> list[str]:
         if not 1 <= days <= MAX_SEARCH_DAYS:
             raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
@@ -208,10 +231,15 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
         return _result("\n".join(lines), summary)
 
     @server.tool()
-    def get_frame(frame_id: str, day: str | None = None, days: int = 7) -> CallToolResult:
-        """One frame by id, with its evidence rows (time, app, title, URL).
+    def get_frame(
+        frame_id: str, day: str | None = None, days: int = 7, include_steps: bool = False
+    ) -> CallToolResult:
+        """One frame by id, with its evidence rows (time, app, title, URL) and its steps.
 
         Frame ids look like "F1234". Looks in `day` if given, else in the last `days` days.
+        With `include_steps`, the ordered actions inside it (click with its target, type
+        with a key count, copy, paste, navigate, focus), each with method and confidence;
+        typed text is never included.
         """
         if not frame_id.startswith("F") or not frame_id[1:].isdigit():
             raise ToolError(f"not a frame id: {frame_id!r} (ids look like F1234)")
@@ -220,11 +248,10 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
             doc = svc.compile(svc.window(day=d))
             frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
             if frame is not None:
-                rows = _evidence_rows(svc, doc, frame)
-                return _result(
-                    json.dumps({"frame": frame, "rows": rows}, ensure_ascii=False, indent=1),
-                    {"day": d, "frame": frame, "rows": rows},
-                )
+                found: dict[str, Any] = {"frame": frame, "rows": _evidence_rows(svc, doc, frame)}
+                if include_steps:
+                    found["steps"] = svc.steps(frame_id, d)
+                return _result(json.dumps(found, ensure_ascii=False, indent=1), {"day": d, **found})
         where = f"day {day}" if day is not None else f"the last {days} days"
         raise ToolError(f"no frame {frame_id} in {where}")
 
@@ -274,6 +301,20 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
             or "no matching frames"
         )
         return _result(text, {"query": query, "days": days, "hits": hits})
+
+    @server.tool()
+    def get_patterns(days: int = 7, until: str | None = None) -> CallToolResult:
+        """Measured patterns of the last days, each with its evidence.
+
+        Repeated clicks on the same target, URL loops (a path template revisited), app
+        ping-pong (per device), daily habits (the same site or action at similar local
+        times on 3+ days) over the `days` local days up to `until` (default today).
+        """
+        first, last, found = svc.patterns(days, until)
+        heads = [{k: v for k, v in p.items() if k not in ("events", "rows", "at")} for p in found]
+        lines = [f"{len(found)} patterns, {first} to {last}"]
+        lines += [f"- {json.dumps(h, ensure_ascii=False)}" for h in heads]
+        return _result("\n".join(lines), {"first": first, "last": last, "patterns": found})
 
     @server.resource("actframes://day/{date}", mime_type="application/json")
     def day_document(date: str) -> str:

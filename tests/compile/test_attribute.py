@@ -72,3 +72,18 @@ def test_events_outside_the_window_are_not_counted() -> None:
     win = Window(at(0), at(100), "UTC")
     doc = compile_(cap(seq(("Code", 60), ("Code", 60), ("Code", 0)), [ev(1, 150, "key")]), win)
     assert doc["coverage"]["input_events"] == 0
+
+
+def test_stale_event_is_moved_to_its_app_within_two_seconds_and_disclosed() -> None:
+    # Slack until 60 s, then Code. A click stamped "Slack" lands 0.5 s into Code's time,
+    # 1.5 s after the last Slack row, which takes it. One stamped "Slack" 30 s in stays out.
+    rows = seq(("Slack", 59), ("Slack", 1), ("Code", 60), ("Code", 0))
+    events = [ev(1, 60.5, "click", "Slack"), ev(2, 90, "click", "Slack")]
+    doc = compile_(cap(rows, events))
+    slack, code = doc["frames"]
+    assert slack["input"]["clicks"] == 1 and slack["evidence"]["events"] == "1"
+    assert code["input"]["clicks"] == 0
+    assert doc["coverage"]["unattributed_input"]["evidence"] == "2"
+    assert doc["coverage"]["reattributed"] == {
+        "events": 1, "keys": 0, "clicks": 1, "left_unattributed": 1
+    }

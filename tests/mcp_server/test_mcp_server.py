@@ -55,7 +55,10 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
         out["context"] = await c.call_tool("get_context", {"day": DAY, "budget_tokens": 1500})
         out["activity"] = await c.call_tool("get_activity", {"day": DAY})
         out["summary"] = await c.call_tool("get_day_summary", {"day": DAY})
-        out["frame"] = await c.call_tool("get_frame", {"frame_id": "F5", "day": DAY})
+        out["frame"] = await c.call_tool(
+            "get_frame", {"frame_id": "F1", "day": DAY, "include_steps": True}
+        )
+        out["patterns"] = await c.call_tool("get_patterns", {"days": 3, "until": "2026-03-11"})
         out["search"] = await c.call_tool(
             "search_activity", {"query": "requests", "days": 2, "until": "2026-03-11"}
         )
@@ -84,7 +87,10 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
     assert doc["window"]["day"] == DAY and doc["coverage"]["active_s"] == 456
     assert r["summary"].structured_content["top_entities"][0]["entity"]
     frame = r["frame"].structured_content
-    assert frame["frame"]["id"] == "F5" and frame["rows"][0]["url"].startswith("https://github")
+    assert frame["frame"]["id"] == "F1" and [x["row"] for x in frame["rows"]] == [1, 2, 4]
+    ops = [s["op"] for s in frame["steps"]]
+    assert ops.count("type") >= 1 and all("t" in s for s in frame["steps"])
+    assert isinstance(r["patterns"].structured_content["patterns"], list)
     hits = r["search"].structured_content["hits"]
     assert {h["id"] for h in hits} == {"F5", "F7"}
     assert json.loads(r["resource"].contents[0].text)["window"]["day"] == DAY

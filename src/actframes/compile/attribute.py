@@ -18,11 +18,40 @@ INPUT_FIELDS: dict[str, str] = {
     PASTE: "pastes",
 }
 
+
 @dataclass(slots=True)
 class Unattributed:
     input: dict[str, int] = field(default_factory=dict)
     event_ids: list[int] = field(default_factory=list)
     in_window: int = 0  # every event whose time is in the window
+    # Where the unattributed events sit, so a repair can look at just those.
+    slices: list[tuple[EventColumn, int, int]] = field(default_factory=list)
+    singles: list[InputEvent] = field(default_factory=list)
+
+    def events(self) -> list[InputEvent]:
+        out = list(self.singles)
+        for col, i, j in self.slices:
+            counts = col.counts
+            out += [
+                InputEvent(
+                    col.ids[k],
+                    col.ts[k],
+                    col.kind,
+                    col.app,
+                    col.device,
+                    1 if counts is None else counts[k],
+                )
+                for k in range(i, j)
+            ]
+        return out
+
+    def forget(self, moved: list[InputEvent]) -> None:
+        """Take ``moved`` events out: a repair found where they belong."""
+        gone = {e.event_id for e in moved}
+        self.event_ids = [i for i in self.event_ids if i not in gone]
+        for e in moved:
+            name = INPUT_FIELDS[e.kind]
+            self.input[name] = self.input.get(name, 0) - e.count
 
 
 class _Holds:
@@ -89,6 +118,8 @@ def _attribute_any(
         else:
             want = ev.app.casefold()
             chosen = next((p for p in candidates if p.app.casefold() == want), None)
+        if chosen is None:
+            un.singles.append(ev)
         target = un.input if chosen is None else chosen.input
         name = INPUT_FIELDS[ev.kind]
         target[name] = target.get(name, 0) + ev.count
@@ -150,6 +181,7 @@ def _attribute_segments(
             j = bisect_left(ts, hi, i, i1)
             if i > free:
                 _add(un.input, un.event_ids, name, ids, counts, free, i)
+                un.slices.append((col, free, i))
             if j > i:
                 _add(piece.input, piece.event_ids, name, ids, counts, i, j)
             free = j
@@ -157,6 +189,7 @@ def _attribute_segments(
                 break
         if i1 > free:
             _add(un.input, un.event_ids, name, ids, counts, free, i1)
+            un.slices.append((col, free, i1))
     return un
 
 

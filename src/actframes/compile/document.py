@@ -230,6 +230,7 @@ def assemble(
     interval: bool,
     digest: str,
     compiled: dict[str, Any],
+    reattributed: dict[str, int],
 ) -> Doc:
     clock = Clock(window.tz)
     views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
@@ -250,6 +251,7 @@ def assemble(
         "rows": len(rows),
         "input_events": events_in_window,
         "unattributed_input": un,
+        "reattributed": reattributed,
         "gaps": span_list(gaps, clock),
         "away": span_list(away, clock),
     }

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..model import Capture, Span
 from ..window import Window
-from .attribute import attribute
+from .attribute import Unattributed, attribute
 from .constants import Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
@@ -53,6 +53,7 @@ def compile_capture(
     everything = frames + [i for f in frames for i in f.interruptions]
 
     unattributed = attribute(rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms)
+    reattributed = _reattribute(cap, rows_by_stream, unattributed, window)
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -81,8 +82,33 @@ def compile_capture(
         unattributed=unattributed,
         interval=interval,
         digest=digest or capture_digest(cap),
+        reattributed=reattributed,
         compiled=compiled_obj(opts),
     )
+
+
+def _reattribute(
+    cap: Capture, rows_by_stream: dict[str, list[Row]], un: Unattributed, window: Window
+) -> dict[str, int]:
+    """Stale-event re-attribution (steps/reattribute.py), applied to the events the time
+    rule left unattributed — events it placed already agree with their stream. A moved
+    event takes its snapshot's time and is attributed again; the rest stay unattributed."""
+    from ..model import group_events
+    from ..steps.reattribute import reattribute
+
+    pending = un.events()
+    if not pending:
+        return {"events": 0, "keys": 0, "clicks": 0, "left_unattributed": 0}
+    fixed, report = reattribute(cap.snapshots, pending)
+    moved = [e for e in fixed if e.event_id in report.moved]
+    if moved:
+        un.forget([e for e in pending if e.event_id in report.moved])
+        again = attribute(rows_by_stream, group_events(moved), window.start_ms, window.end_ms)
+        un.input = {
+            k: un.input.get(k, 0) + again.input.get(k, 0) for k in set(un.input) | set(again.input)
+        }
+        un.event_ids += again.event_ids
+    return report.summary()
 
 
 def compiled_obj(opts: Options) -> dict[str, object]:

@@ -9,7 +9,7 @@ from ..capture.store import APPLICATION_ID
 from ..errors import SourceError
 from .base import Source, connect_ro, tables
 
-SOURCE_KINDS = ("native", "screenpipe", "activitywatch")
+SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -31,7 +31,13 @@ def detect(path: Path) -> str:
         return _sqlite_family(path)
     if head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{":
         return "activitywatch"
-    raise SourceError(f"{path}: not a capture database or export (neither SQLite nor JSON)")
+    from .uilog import is_uilog
+
+    if is_uilog(path):
+        return "uilog"
+    raise SourceError(
+        f"{path}: not a capture database or export (neither SQLite, JSON nor a UI-log CSV)"
+    )
 
 
 def _sqlite_family(path: Path) -> str:
@@ -73,6 +79,10 @@ def open_source(path: str | Path, kind: str | None = None) -> Source:
         with p.open("rb") as fh:
             is_sqlite = fh.read(16) == _SQLITE_MAGIC
         return AWSqliteSource(p) if is_sqlite else AWExportSource(p)
+    if family == "uilog":
+        from .uilog import UILogSource
+
+        return UILogSource(p)
     raise SourceError(f"unknown source kind {family!r} (known: {', '.join(SOURCE_KINDS)})")
 
 

@@ -1,0 +1,87 @@
+"""The I/O edge for steps and patterns: which store, its capture, its actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import SourceError
+from ..model import Capture
+from ..sources.base import connect_ro, fetch
+from .model import Action, Element, ScreenSize
+
+TREE_MARGIN_MS = 5_000
+
+
+def family(path: Path, forced: str | None = None) -> str:
+    if forced:
+        return forced
+    from ..sources.uilog import is_uilog
+
+    if path.exists() and path.is_file() and is_uilog(path):
+        return "uilog"
+    from ..sources import detect
+
+    return detect(path)
+
+
+def open_any(path: Path, fam: str) -> Any:
+    if fam == "uilog":
+        from ..sources.uilog import UILogSource
+
+        return UILogSource(path)
+    from ..sources import open_source
+
+    return open_source(path, fam)
+
+
+def row_time(path: Path, fam: str, row_id: int) -> int | None:
+    """The time of snapshot row ``row_id`` (a frame id is ``F`` + its first row id)."""
+    if fam == "uilog":
+        from ..sources.uilog import read_rows
+
+        rows, _ = read_rows(path)
+        return next((r.ts_ms for r in rows if r.row == row_id), None)
+    if fam in ("native", "screenpipe"):
+        conn = connect_ro(path)
+        try:
+            if fam == "native":
+                got = fetch(conn, "SELECT ts_ms FROM snapshots WHERE id = ?", (row_id,))
+                return got[0][0] if got and isinstance(got[0][0], int) else None
+            got = fetch(conn, "SELECT timestamp FROM frames WHERE id = ?", (row_id,))
+        finally:
+            conn.close()
+        if not got or not isinstance(got[0][0], str):
+            return None
+        from ..timeparse import TimestampError, parse_iso_ms
+
+        try:
+            return parse_iso_ms(got[0][0])
+        except TimestampError:
+            return None
+    return None
+
+
+def actions(
+    path: Path, fam: str, cap: Capture, start_ms: int, end_ms: int, include_text: bool
+) -> tuple[list[Action], list[Element], dict[str, ScreenSize]]:
+    """Actions of [start_ms, end_ms) with element fields, element trees, screen sizes."""
+    if fam == "uilog":
+        from ..sources.uilog import actions_of, read_rows
+
+        rows, _ = read_rows(path)
+        acts = [a for a in actions_of(rows, include_text) if start_ms <= a.ts_ms < end_ms]
+        return acts, [], {}
+    if fam == "native":
+        from . import read_native
+
+        return read_native.read(path, start_ms, end_ms, include_text)
+    if fam == "screenpipe":
+        from . import read_screenpipe
+
+        return read_screenpipe.read(path, start_ms, end_ms, include_text)
+    if fam == "activitywatch":
+        # Counts only: no targets, no points, no text.
+        evs = [e for e in cap.all_events() if start_ms <= e.ts_ms < end_ms]
+        return [Action(e.event_id, e.ts_ms, e.kind, e.app, device=e.device) for e in evs], [], {}
+    raise SourceError(f"{path}: unknown source kind {fam!r}")

@@ -1,0 +1,125 @@
+"""Stale-event re-attribution.
+
+Recorders sometimes stamp an input event with the app (or window) that had focus a
+moment before or after: the focus change and the input arrive on different queues. An
+event whose recorded app — or, where both are known, window title — disagrees with the
+snapshot stream of its device at its time (the latest snapshot at or before it) is moved
+to the nearest snapshot of the same device and the same app within ``STALE_MS`` (ties:
+the earlier snapshot, then the lower row id); its time becomes that snapshot's time, so
+the compiler attributes it there. Otherwise it is left where it is, unattributed, and
+counted. Events without an app, or whose device has no snapshots, agree by definition.
+When an event has no device, the snapshots of every device are its stream.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from ..model import Capture, InputEvent, Snapshot
+from .model import Action
+
+STALE_MS = 2_000
+
+E = TypeVar("E", InputEvent, Action)
+
+
+@dataclass(slots=True)
+class Reattributed:
+    """What the repair did: moved event ids (to which snapshot row), ids left
+    unattributed, and per-kind counts of both."""
+
+    moved: dict[int, int] = field(default_factory=dict)  # event id -> snapshot row id
+    unattributed: list[int] = field(default_factory=list)
+    moved_by_kind: dict[str, int] = field(default_factory=dict)
+    unattributed_by_kind: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, int]:
+        """The document's disclosure: ``coverage.reattributed``."""
+        return {
+            "events": len(self.moved),
+            "keys": self.moved_by_kind.get("key", 0),
+            "clicks": self.moved_by_kind.get("click", 0),
+            "left_unattributed": len(self.unattributed),
+        }
+
+
+class _Stream:
+    def __init__(self, snaps: Sequence[Snapshot]) -> None:
+        self.snaps = sorted(snaps, key=lambda s: (s.ts_ms, s.row_id))
+        self.ts = [s.ts_ms for s in self.snaps]
+
+    def at(self, t: int) -> Snapshot | None:
+        k = bisect_right(self.ts, t) - 1
+        return self.snaps[k] if k >= 0 else None
+
+    def nearest(self, t: int, app: str, title: str | None) -> Snapshot | None:
+        lo, hi = bisect_left(self.ts, t - STALE_MS), bisect_right(self.ts, t + STALE_MS)
+        best: tuple[int, int, int] | None = None
+        chosen = None
+        for s in self.snaps[lo:hi]:
+            if s.app.casefold() != app or (title is not None and s.title != title):
+                continue
+            key = (abs(s.ts_ms - t), s.ts_ms, s.row_id)
+            if best is None or key < best:
+                best, chosen = key, s
+        return chosen
+
+
+def reattribute(snapshots: Sequence[Snapshot], events: Sequence[E]) -> tuple[list[E], Reattributed]:
+    """Events with stale ones moved (new time = the snapshot's), and what was done.
+    Events keep their order of arrival; the result is the same set of events."""
+    by_dev: dict[str, list[Snapshot]] = {}
+    for s in snapshots:
+        by_dev.setdefault(s.device, []).append(s)
+    streams = {d: _Stream(ss) for d, ss in by_dev.items()}
+    everything = _Stream(snapshots)
+    rep = Reattributed()
+    out: list[E] = []
+    for ev in events:
+        if not ev.app:
+            out.append(ev)
+            continue
+        stream = everything if ev.device is None else streams.get(ev.device)
+        if stream is None:
+            out.append(ev)
+            continue
+        cur = stream.at(ev.ts_ms)
+        want = ev.app.casefold()
+        title = ev.title if isinstance(ev, Action) else None
+        if cur is not None and cur.app.casefold() == want and (title is None or title == cur.title):
+            out.append(ev)
+            continue
+        target = stream.nearest(ev.ts_ms, want, title)
+        same_app_now = cur is not None and cur.app.casefold() == want
+        if target is None or (cur is not None and target.row_id == cur.row_id):
+            if not same_app_now:  # the compiler will leave it unattributed: count it
+                rep.unattributed.append(ev.event_id)
+                rep.unattributed_by_kind[ev.kind] = rep.unattributed_by_kind.get(ev.kind, 0) + 1
+            out.append(ev)
+            continue
+        rep.moved[ev.event_id] = target.row_id
+        rep.moved_by_kind[ev.kind] = rep.moved_by_kind.get(ev.kind, 0) + ev.count
+        out.append(ev._replace(ts_ms=target.ts_ms))
+    return out, rep
+
+
+def reattribute_capture(cap: Capture) -> tuple[Capture, Reattributed]:
+    """The capture with stale events moved: what the compiler would call first.
+    Column events are expanded into single events (same ids, times, counts)."""
+    events = cap.all_events()
+    fixed, rep = reattribute(cap.snapshots, events)
+    out = Capture(
+        kind=cap.kind,
+        snapshots=cap.snapshots,
+        events=fixed,
+        afk=cap.afk,
+        rejected=cap.rejected,
+        has_input=cap.has_input,
+        has_afk=cap.has_afk,
+        has_urls=cap.has_urls,
+        interval=cap.interval,
+    )
+    return out, rep
