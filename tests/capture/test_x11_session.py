@@ -132,6 +132,13 @@ def test_scripted_session(xs: XSession, tmp_path: Path) -> None:
         rows(db, "SELECT count(*) FROM input_events WHERE kind = 'key' AND x IS NOT NULL")[0][0]
         == 0
     )
+    # The screen's size is recorded, for click resolution's tolerance ring.
+    assert rows(db, "SELECT value FROM meta WHERE key = 'screen:'") == [("1280x800",)]
+    # The clicks in B are steps with their positions.
+    from actframes.steps.service import steps_of_frame
+
+    _, steps = steps_of_frame(db, None, "UTC", fb["id"], day)
+    assert sum(1 for s in steps if s["op"] == "click") == 5
 
 
 def test_no_window_manager_uses_the_input_focus(tmp_path: Path) -> None:

@@ -190,6 +190,17 @@ class Recorder:
             raise StoreWriteError(_store_problem(self.db, exc)) from exc
         return conn
 
+    def _record_screen_size(self, screen: X11Screen) -> None:
+        """Click resolution scales its tolerance by the screen's size: write it down
+        (meta ``screen:<device>`` = ``WxH``; the recorder's one stream is device "")."""
+        geo = screen.d.screen()
+        size = f"{int(geo.width_in_pixels)}x{int(geo.height_in_pixels)}"
+        assert self._conn is not None
+        with self._conn:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", ("screen:", size)
+            )
+
     def _exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         assert self._conn is not None
         try:
@@ -333,6 +344,7 @@ class Recorder:
             if self.cfg.keep_days:
                 self._prune()
             screen = X11Screen(self.display)
+            self._record_screen_size(screen)
             counter = InputCounter(self.display, self.clock, wake_fd=wake_w)
             counter.start()
             if self.cfg.accessibility:
