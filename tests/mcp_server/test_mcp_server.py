@@ -190,3 +190,28 @@ def test_readme_lists_the_servers_tools(db: Path) -> None:
     assert listed == [f"- `{name}`: {first}" for name, first in sorted(tools)], (
         "README's MCP tool list drifted from the server: update it between the markers"
     )
+
+
+def test_locked_store_is_a_tool_error_and_the_server_keeps_serving(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = build(tmp_path / "locked.db")
+    holder = sqlite3.connect(db)
+    holder.execute("PRAGMA journal_mode=DELETE")  # leave WAL: an exclusive lock blocks readers
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+
+        async def body(c: Client) -> Any:
+            return await c.call_tool("get_day_summary", {"day": DAY})
+
+        locked = with_client(db, body)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert locked.is_error and "locked" in text(locked) and "\n" not in text(locked).strip()
+
+    async def after(c: Client) -> Any:
+        return await c.call_tool("get_day_summary", {"day": DAY})
+
+    assert not with_client(db, after).is_error
