@@ -6,8 +6,9 @@ rows just outside the window decide the dwell of rows inside it). Canonical form
 each part ending in U+001E:
 
     "actframes-capture-v1"
-    snapshots, sorted by (device, time, row id): one part per field — row id, time ms,
-        duration ms, device, app, title, url — the values joined by U+001F, None as ""
+    snapshots, sorted by (device, time, row id), in slices of 4096 rows: per slice one
+        part per field — row id, time ms, duration ms, device, app, title, url — the
+        values joined by U+001F, None as ""
     event columns, sorted by repr((kind, app, device)): that repr, then the ids, the
         times and the counts of the column joined by ","
     away spans, merged and sorted: "start-end" joined by ","
@@ -28,23 +29,6 @@ from .place import merge_spans
 CANONICAL_VERSION = "actframes-capture-v1"
 _DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _CHUNK = 4096
-
-
-def _int(v: object) -> str:
-    return str(v)
-
-
-def _opt(v: object) -> str:
-    return "" if v is None else str(v)
-
-
-def _text(v: object) -> str:
-    return v if isinstance(v, str) else ""
-
-
-# Snapshot fields in canonical order — row id, time, duration, device, app, title, url —
-# with how each becomes text (None as "").
-_FIELDS = ((0, _int), (1, _int), (6, _opt), (5, _text), (2, _text), (3, _text), (4, _opt))
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
 
 
@@ -58,17 +42,16 @@ def capture_digest(cap: Capture) -> str:
     part(CANONICAL_VERSION)
     snaps = sorted(cap.snapshots, key=_DEVICE_TIME_ID)
     part(str(len(snaps)))
-    if snaps:
-        # One field at a time and in slices, so a 100k-row day never holds a whole column
-        # as one string (C-speed joins within each slice).
-        for field, text in _FIELDS:
-            get = itemgetter(field)
-            for i in range(0, len(snaps), _CHUNK):
-                if i:
-                    h.update(_US.encode())
-                values = map(get, snaps[i : i + _CHUNK])
-                h.update(_US.join(map(text, values)).encode("utf-8", "surrogatepass"))
-            h.update(_RS.encode())
+    # In slices of rows, so a 100k-row day never holds whole columns as strings.
+    for i in range(0, len(snaps), _CHUNK):
+        ids, ts, apps, titles, urls, devices, durs = zip(*snaps[i : i + _CHUNK], strict=True)
+        part(_US.join(map(str, ids)))
+        part(_US.join(map(str, ts)))
+        part(_US.join(["" if d is None else str(d) for d in durs]))
+        part(_US.join(devices))
+        part(_US.join(apps))
+        part(_US.join(titles))
+        part(_US.join([u or "" for u in urls]))
     columns = sorted(cap.all_columns(), key=lambda c: repr((c.kind, c.app, c.device)))
     part(str(len(columns)))
     for col in columns:
