@@ -87,13 +87,19 @@ def attribute(
     columns: Sequence[EventColumn],
     win_start: int,
     win_end: int,
+    seg_cache: dict[int, list[tuple[int, int, Piece]]] | None = None,
 ) -> Unattributed:
-    """``rows_by_stream``: each device's placed rows in order, claimed by their pieces."""
+    """``rows_by_stream``: each device's placed rows in order, claimed by their pieces.
+    ``seg_cache`` keeps a stream's segments between calls on the same rows."""
     if len(rows_by_stream) <= 1 and all(
         c.device is None or c.device in rows_by_stream for c in columns
     ):
         only = next(iter(rows_by_stream.values()), [])
-        return _attribute_segments(segments(only), columns, win_start, win_end)
+        cache = seg_cache if seg_cache is not None else {}
+        segs = cache.get(id(only))
+        if segs is None:
+            segs = cache[id(only)] = segments(only)
+        return _attribute_segments(segs, columns, win_start, win_end)
     holds = {dev: _Holds(rows) for dev, rows in rows_by_stream.items()}
     events = [e for c in columns for e in c.events()]
     return _attribute_any(holds, events, win_start, win_end)

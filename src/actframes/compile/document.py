@@ -51,7 +51,12 @@ def input_obj(counts: dict[str, int]) -> dict[str, int]:
 def titles(rows: Sequence[Row]) -> list[str]:
     """Distinct titles, first seen first, with the browser's own suffix taken off."""
     seen: dict[str, None] = {}
+    last: tuple[str, str] | None = None
     for r in rows:
+        shown = (r.snap.app, r.snap.title)
+        if shown == last:  # heartbeats repeat the row before
+            continue
+        last = shown
         t = clean_title(r.snap.app, r.snap.title)
         if t and t not in seen:
             seen[t] = None

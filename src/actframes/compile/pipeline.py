@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..model import Capture, Span
 from ..window import Window
@@ -52,8 +53,11 @@ def compile_capture(
     frames.sort(key=lambda f: (f.start_ms, f.device, f.rows[0].snap.row_id))
     everything = frames + [i for f in frames for i in f.interruptions]
 
-    unattributed = attribute(rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms)
-    reattributed = _reattribute(cap, rows_by_stream, unattributed, window)
+    segs: dict[int, Any] = {}  # a stream's time segments, shared by both attribution passes
+    unattributed = attribute(
+        rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs
+    )
+    reattributed = _reattribute(cap, rows_by_stream, unattributed, window, segs)
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -88,7 +92,11 @@ def compile_capture(
 
 
 def _reattribute(
-    cap: Capture, rows_by_stream: dict[str, list[Row]], un: Unattributed, window: Window
+    cap: Capture,
+    rows_by_stream: dict[str, list[Row]],
+    un: Unattributed,
+    window: Window,
+    segs: dict[int, Any],
 ) -> dict[str, int]:
     """Stale-event re-attribution (steps/reattribute.py), applied to the events the time
     rule left unattributed — events it placed already agree with their stream. A moved
@@ -103,7 +111,7 @@ def _reattribute(
     moved = [e for e in fixed if e.event_id in report.moved]
     if moved:
         un.forget([e for e in pending if e.event_id in report.moved])
-        again = attribute(rows_by_stream, group_events(moved), window.start_ms, window.end_ms)
+        again = attribute(rows_by_stream, group_events(moved), window.start_ms, window.end_ms, segs)
         un.input = {
             k: un.input.get(k, 0) + again.input.get(k, 0) for k in set(un.input) | set(again.input)
         }

@@ -75,5 +75,3 @@ def constants(rules: Rules) -> dict[str, int]:
         "gap_list_min_ms": GAP_LIST_MIN_MS,
         "max_frame_titles": MAX_FRAME_TITLES,
     }
-
-

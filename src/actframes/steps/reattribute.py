@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TypeVar
 
 from ..model import Capture, InputEvent, Snapshot
@@ -46,9 +47,12 @@ class Reattributed:
         }
 
 
+_TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
+
+
 class _Stream:
     def __init__(self, snaps: Sequence[Snapshot]) -> None:
-        self.snaps = sorted(snaps, key=lambda s: (s.ts_ms, s.row_id))
+        self.snaps = sorted(snaps, key=_TIME_THEN_ID)
         self.ts = [s.ts_ms for s in self.snaps]
 
     def at(self, t: int) -> Snapshot | None:
@@ -74,15 +78,28 @@ def reattribute(snapshots: Sequence[Snapshot], events: Sequence[E]) -> tuple[lis
     by_dev: dict[str, list[Snapshot]] = {}
     for s in snapshots:
         by_dev.setdefault(s.device, []).append(s)
-    streams = {d: _Stream(ss) for d, ss in by_dev.items()}
-    everything = _Stream(snapshots)
+    # Streams are sorted only when an event needs them (often only a few events do).
+    streams: dict[str, _Stream] = {}
+    everything: list[_Stream] = []
+
+    def stream_of(device: str | None) -> _Stream | None:
+        if device is None:
+            if not everything:
+                everything.append(_Stream(snapshots))
+            return everything[0]
+        if device not in by_dev:
+            return None
+        if device not in streams:
+            streams[device] = _Stream(by_dev[device])
+        return streams[device]
+
     rep = Reattributed()
     out: list[E] = []
     for ev in events:
         if not ev.app:
             out.append(ev)
             continue
-        stream = everything if ev.device is None else streams.get(ev.device)
+        stream = stream_of(ev.device)
         if stream is None:
             out.append(ev)
             continue
