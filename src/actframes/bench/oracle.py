@@ -16,6 +16,7 @@ here in plain Python:
 - ActivityWatch browser rows get their URL from the web bucket: among web events of the
   same browser family that overlap the row, the one whose title is part of the window
   title, then the one with the most overlap; else one within 2 s whose title agrees.
+  A private-browsing window (its title says so) gets no URL: the watcher never sees it.
 - Frames: consecutive rows of one stream with the same (app, site), closed by a gap of
   more than 300 s; A → B → A folds into one A frame when B's first row is at most 20 s
   before A's return. A frame's active time is its own rows' active time.
@@ -402,9 +403,11 @@ class _WebIndex:
         family = _family_of_app(app)
         if family is None:
             return None
+        wt = title.casefold()
+        if any(m in wt for m in ("private browsing", "incognito", "inprivate", "private window")):
+            return None
         lo = bisect_left(self.starts, start - self.longest - URL_NEAR_MS)
         hi = bisect_right(self.starts, end + URL_NEAR_MS)
-        wt = title.casefold()
         best: tuple[Any, ...] | None = None
         near: tuple[Any, ...] | None = None
         for w in self.webs[lo:hi]:

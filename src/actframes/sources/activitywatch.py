@@ -623,8 +623,12 @@ class _WebIndex:
         family = _browser_family(row.app)
         if family is None or not self._events:
             return None
-        start, end = row.start_ms, row.start_ms + row.dur_ms
         title = row.title.casefold()
+        if any(marker in title for marker in _PRIVATE_MARKERS):
+            # The web watcher never sees private windows: an overlapping event belongs
+            # to another window's tab, so a private window gets no URL.
+            return None
+        start, end = row.start_ms, row.start_ms + row.dur_ms
         overlapping: list[tuple[bool, int, int, str]] = []
         nearby: list[tuple[int, int, str]] = []
         for e in self.near(start - URL_NEAR_MS, end + URL_NEAR_MS):
@@ -641,6 +645,10 @@ class _WebIndex:
         if overlapping:
             return min(overlapping)[3]
         return min(nearby)[2] if nearby else None
+
+
+# Title markers of private browsing windows (Firefox, Chrome/Chromium, Edge, Brave).
+_PRIVATE_MARKERS = ("private browsing", "incognito", "inprivate", "private window")
 
 
 def _applies(e: _WebEvent, family: str, device: str) -> bool:
