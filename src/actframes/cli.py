@@ -18,6 +18,7 @@ import click
 
 from . import __version__
 from .errors import ActframesError, UsageError
+from .sources import SOURCE_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,7 +80,7 @@ def today(tz: str) -> str:
 def store_options(f: F) -> F:
     f = click.option(
         "--source",
-        type=click.Choice(["native", "screenpipe", "activitywatch", "uilog"]),
+        type=click.Choice(SOURCE_KINDS),
         help="Force the store family instead of detecting it from the file.",
     )(f)
     f = click.option(

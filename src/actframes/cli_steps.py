@@ -8,23 +8,19 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, machine_zone, today
-
-_SOURCES = ["native", "screenpipe", "activitywatch", "uilog"]
+from .cli import HELP, _out, default_db, machine_zone, store_options, today
+from .steps.layouts import LAYOUTS
 
 
 def _store(f: Any) -> Any:
-    f = click.option("--source", type=click.Choice(_SOURCES), help="Force the store family.")(f)
-    f = click.option("--tz", metavar="ZONE", help="IANA time zone (default: the machine's).")(f)
-    f = click.option(
-        "--db", type=click.Path(dir_okay=False, path_type=Path), help="Capture store or UI log."
-    )(f)
+    """The store options every command takes, plus opting in to typed text."""
+    f = store_options(f)
     f = click.option(
         "--include-text", is_flag=True, help="Show typed and clipboard text (off by default)."
     )(f)
     f = click.option(
         "--layout",
-        type=click.Choice(["azerty", "qwertz", "dvorak", "colemak"]),
+        type=click.Choice(list(LAYOUTS)),
         help="Keyboard layout of the store's typed text (only with --include-text).",
     )(f)
     return f

@@ -352,8 +352,8 @@ def _match(frame: dict[str, Any], q: str) -> list[str]:
 def _evidence_rows(
     svc: Service, doc: dict[str, Any], frame: dict[str, Any]
 ) -> list[dict[str, Any]]:
+    from .compile.document import Clock
     from .compile.ranges import expand
-    from .window import zone
 
     wanted = set(expand(frame["evidence"]["rows"]))
     window = day_window(doc["window"]["day"], svc.tz)
@@ -362,16 +362,17 @@ def _evidence_rows(
         cap = src.read(window.start_ms, window.end_ms)
     finally:
         src.close()
-    z = zone(svc.tz)
-    from datetime import UTC, datetime
-
-    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    iso = Clock(svc.tz).iso
     out = []
     for s in sorted(
         (s for s in cap.snapshots if s.row_id in wanted), key=lambda s: (s.ts_ms, s.row_id)
     ):
-        t = (epoch + timedelta(milliseconds=s.ts_ms)).astimezone(z).isoformat(timespec="seconds")
-        row: dict[str, Any] = {"row": s.row_id, "time": t, "app": s.app, "title": s.title}
+        row: dict[str, Any] = {
+            "row": s.row_id,
+            "time": iso(s.ts_ms),
+            "app": s.app,
+            "title": s.title,
+        }
         if s.url:
             row["url"] = s.url
         out.append(row)

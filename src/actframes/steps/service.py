@@ -44,8 +44,10 @@ def steps_of_frame(
         cap = src.read(window.start_ms, window.end_ms)
     finally:
         src.close()
-    fixed, rep = reattribute_capture(cap)
-    doc = compile_capture(fixed, window)
+    # The compiler re-attributes stale events itself; the report says which moved where,
+    # so the actions below carry the same times.
+    _, rep = reattribute_capture(cap)
+    doc = compile_capture(cap, window)
     frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
     if frame is None:
         raise UsageError(f"{path}: no frame {frame_id} on {date} ({zone})")
@@ -60,7 +62,7 @@ def steps_of_frame(
     if layout and include_text:
         acts = apply_layouts(acts, [LayoutSpan(layout)])
     acts, how = resolve_all(acts, elements, screens)
-    steps = frame_steps(frame, acts, fixed.snapshots, how, include_text)
+    steps = frame_steps(frame, acts, cap.snapshots, how, include_text)
     return date, render(steps, Clock(zone).iso)
 
 
