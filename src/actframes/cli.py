@@ -159,6 +159,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "mcp": "actframes.cli_mcp:mcp",
     "steps": "actframes.cli_steps:steps",
     "patterns": "actframes.cli_steps:patterns",
+    "routines": "actframes.cli_routines:routines",
 }
 
 

@@ -241,3 +241,133 @@ def simulated_datasets(folder: Path) -> list[Dataset]:
         Dataset("dense-26k", dense, "UTC", ["2026-03-10"]),
         Dataset("week-2screens", week, "America/New_York"),
     ]
+
+
+def _screen(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or int(w) < 1 or int(h) < 1:
+        raise UsageError(f"--screen {text!r} is not WIDTHxHEIGHT in pixels")
+    return int(w), int(h)
+
+
+@bench.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bench-out"),
+    show_default=True,
+    help="Folder for the simulated history and the reports.",
+)
+@click.option(
+    "--uilog",
+    type=click.Path(dir_okay=False, path_type=Path),
+    multiple=True,
+    help="Also an RPA UI log (CSV); scored against its labels when it has them (repeatable).",
+)
+@click.option(
+    "--store",
+    type=(click.Path(dir_okay=False, path_type=Path), str),
+    multiple=True,
+    metavar="FILE ZONE",
+    help="Also a capture store, read in ZONE (repeatable).",
+)
+@click.option("--no-sim", is_flag=True, help="Skip the simulated multi-day history.")
+@click.option("--sim-days", type=int, default=15, show_default=True, help="Simulated workdays.")
+@click.option("--seed", type=int, default=11, show_default=True, help="Simulator seed.")
+@click.option(
+    "--holdout-days",
+    type=int,
+    help="Out-of-sample: the last N days are measured (default: the later half).",
+)
+@click.option(
+    "--uilog-min-days",
+    type=int,
+    default=1,
+    show_default=True,
+    help="--min-days for UI logs (each task was recorded in one sitting).",
+)
+@click.option("--min-days", type=int, default=2, show_default=True, help="--min-days for stores.")
+@click.option(
+    "--screen",
+    default="1920x1080",
+    show_default=True,
+    help="Screen for screenshot tokens when the store recorded none (WIDTHxHEIGHT).",
+)
+@click.option("--screenshots", type=int, default=1, show_default=True, help="Per step.")
+@click.option("--context-tokens", type=int, default=1500, show_default=True, help="Per step.")
+@click.option(
+    "--history-tokens", type=int, default=150, show_default=True, help="Per earlier step."
+)
+@click.option("--reasoning-tokens", type=int, default=250, show_default=True, help="Per step.")
+def routines(
+    out: Path,
+    uilog: tuple[Path, ...],
+    store: tuple[tuple[Path, str], ...],
+    no_sim: bool,
+    sim_days: int,
+    seed: int,
+    holdout_days: int | None,
+    uilog_min_days: int,
+    min_days: int,
+    screen: str,
+    screenshots: int,
+    context_tokens: int,
+    history_tokens: int,
+    reasoning_tokens: int,
+) -> None:
+    """R (routine overhead ratio) and h (recurrence) in the paper's shape, on a
+    simulated multi-day history, any stores given, and RPA UI logs (scored against
+    their labels)."""
+    from .bench.routines import Target, markdown, measure, write
+    from .emit.tokens import count_tokens
+    from .routines.mine import Rules
+    from .routines.overhead import CostModel
+    from .routines.service import check_rules
+    from .sources.uilog import is_uilog, read_rows
+
+    w, h = _screen(screen)
+    if min(screenshots, context_tokens, history_tokens, reasoning_tokens) < 0:
+        raise UsageError("cost parameters must be at least 0")
+    model = CostModel(w, h, screenshots, context_tokens, history_tokens, reasoning_tokens)
+    targets: list[Target] = []
+    if not no_sim:
+        if sim_days < 2:
+            raise UsageError("--sim-days must be at least 2")
+        targets.append(
+            Target(
+                f"simulated {sim_days} workdays",
+                simulated_history(out / "data", sim_days, seed),
+                "Europe/Berlin",
+                check_rules(Rules(min_days=min_days)),
+                False,
+            )
+        )
+    for path, zone in store:
+        if not path.is_file():
+            raise UsageError(f"{path}: no such file")
+        targets.append(Target(path.name, path, zone, check_rules(Rules(min_days=min_days)), False))
+    for path in uilog:
+        if not path.is_file() or not is_uilog(path):
+            raise UsageError(f"{path}: not a UI log (a CSV naming timeStamp and eventType)")
+        rows, _ = read_rows(path)
+        labelled = any(("caseID" in r.labels or "idx" in r.labels) for r in rows)
+        targets.append(
+            Target(path.name, path, "UTC", check_rules(Rules(min_days=uilog_min_days)), labelled)
+        )
+    if not targets:
+        raise UsageError("nothing to measure: drop --no-sim or give --uilog / --store")
+    results = [measure(t, model, count_tokens, holdout_days) for t in targets]
+    j, md = write(results, out)
+    _out(markdown(results))
+    click.echo(f"wrote {j}, {md}", err=True)
+
+
+def simulated_history(folder: Path, days: int, seed: int) -> Path:
+    """The simulator's multi-day history of steps, written afresh (seeded)."""
+    from .simulate.workflows import simulate_workflows, write_workflows
+
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / f"workflows-{days}d-seed{seed}.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(p) + suffix).unlink(missing_ok=True)
+    return write_workflows(p, simulate_workflows(n_days=days, seed=seed))

@@ -1,0 +1,70 @@
+"""The I/O edge for routines: a store's action steps over a time range, per device."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..model import Snapshot
+from ..steps import load as steps_load
+from ..steps.build import action_steps, row_steps
+from ..steps.model import Action
+from ..steps.reattribute import reattribute_capture
+from ..steps.resolve import resolve_all
+from .tokens import RStep, rsteps
+
+
+def read_steps(
+    path: Path, source: str | None, start_ms: int, end_ms: int, tz: str, include_text: bool
+) -> tuple[list[RStep], dict[str, tuple[int, int]]]:
+    """(action steps of [start_ms, end_ms) in (device, time) order, screen sizes by
+    device). Stale events are re-attributed first, as the compiler does."""
+    fam = steps_load.family(path, source)
+    src = steps_load.open_any(path, fam)
+    try:
+        cap = src.read(start_ms, end_ms)
+    finally:
+        src.close()
+    acts, elements, screens = steps_load.actions(path, fam, cap, start_ms, end_ms, include_text)
+    _, rep = reattribute_capture(cap)
+    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
+    acts = [
+        a._replace(ts_ms=moved_to[rep.moved[a.event_id]]) if a.event_id in rep.moved else a
+        for a in acts
+    ]
+    acts, how = resolve_all(acts, elements, screens)
+    snaps = [s for s in cap.snapshots if start_ms <= s.ts_ms < end_ms]
+    return stream(acts, snaps, how, tz, include_text), {
+        d: (s.w, s.h) for d, s in sorted(screens.items())
+    }
+
+
+def stream(
+    acts: Sequence[Action],
+    snaps: Sequence[Snapshot],
+    how: object,
+    tz: str,
+    include_text: bool,
+) -> list[RStep]:
+    """One stream of action steps per input device. Navigations come from each screen's
+    rows separately (two monitors never fake a navigation) and join the stream of the
+    device with their name, or the unnamed one (stores that record no device on input
+    events, like screenpipe's ``ui_events``)."""
+    by_dev_a: dict[str, list[Action]] = {}
+    for a in acts:
+        by_dev_a.setdefault(a.device or "", []).append(a)
+    by_dev_s: dict[str, list[Snapshot]] = {}
+    for s in snaps:
+        by_dev_s.setdefault(s.device or "", []).append(s)
+    steps_of: dict[str, list[dict[str, object]]] = {}
+    for dev, acts_d in by_dev_a.items():
+        steps_of.setdefault(dev, []).extend(action_steps(acts_d, how, include_text))  # type: ignore[arg-type]
+    for dev, snaps_d in by_dev_s.items():
+        key = dev if dev in by_dev_a else ""
+        steps_of.setdefault(key, []).extend(s for s in row_steps(snaps_d) if s["op"] == "navigate")
+    out: list[RStep] = []
+    for dev in sorted(steps_of):
+        steps = steps_of[dev]
+        steps.sort(key=lambda s: (s["t_ms"], s["id"], s["op"]))  # type: ignore[arg-type,return-value]
+        out.extend(rsteps(steps, dev, tz))  # type: ignore[arg-type]
+    return out

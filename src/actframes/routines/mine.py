@@ -1,0 +1,300 @@
+"""Mining recurring step sequences: the routines.
+
+A *recurring sequence* is a run of at least ``min_length`` consecutive action tokens
+that occurs at least ``min_occurrences`` times without overlapping itself, on at least
+``min_days`` local days. Occurrences never cross a segment (a session gap, a local
+midnight or a device). A *routine* is a recurring sequence that also names at least
+``min_specific`` distinct specific targets (``RStep.specific``) and is *maximal*: no
+recurring, specific sequence one step longer contains it.
+
+Counting is level-wise (Apriori): a sequence can only recur if its prefix recurs, so
+each level extends only the frequent sequences of the level before, and a sequence's
+suffix is found by the same extension of its prefix's suffix. Occurrences are counted
+greedily from the left in each segment (non-overlapping), which never counts fewer
+occurrences for a sub-sequence than for a sequence containing it, so the pruning is
+exact. Everything is sorted: the same steps give the same routines in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .tokens import RStep
+
+Token = tuple[str, str, str, str, str]
+
+# A sequence is absorbed by a longer one containing it only when the longer one has at
+# least this share of its occurrences; otherwise the longer one is a variant and both
+# are routines.
+MAXIMAL_SHARE_PCT = 80
+
+
+class Rules(NamedTuple):
+    min_length: int = 3
+    min_occurrences: int = 3
+    min_days: int = 2
+    min_specific: int = 2
+    max_length: int = 200
+
+
+class Mined(NamedTuple):
+    tokens: tuple[Token, ...]
+    occurrences: tuple[tuple[int, int], ...]  # (segment, first step), in order
+    days: tuple[str, ...]
+
+
+class Corpus:
+    """Segments as token ids, with each token's target and specificity."""
+
+    def __init__(self, segs: Sequence[Sequence[RStep]]) -> None:
+        self.segs = segs
+        self.ids: dict[Token, int] = {}
+        self.tokens: list[Token] = []
+        self.specific: list[bool] = []
+        self.seqs: list[list[int]] = []
+        for seg in segs:
+            row = []
+            for s in seg:
+                tok = s.token
+                i = self.ids.get(tok)
+                if i is None:
+                    i = self.ids[tok] = len(self.tokens)
+                    self.tokens.append(tok)
+                    self.specific.append(s.specific)
+                row.append(i)
+            self.seqs.append(row)
+        self.day = [seg[0].day if seg else "" for seg in segs]
+
+    @property
+    def n_steps(self) -> int:
+        return sum(len(s) for s in self.seqs)
+
+    def target_count(self, gram: Sequence[int]) -> int:
+        """Distinct specific targets (app, role, name) the token ids name."""
+        return len({self.tokens[t][1:] for t in gram if self.specific[t]})
+
+
+def _greedy(positions: Sequence[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """Non-overlapping occurrences, leftmost first (positions sorted)."""
+    out: list[tuple[int, int]] = []
+    seg, end = -1, 0
+    for s, p in positions:
+        if s != seg:
+            seg, end = s, 0
+        if p >= end:
+            out.append((s, p))
+            end = p + length
+    return out
+
+
+class _Grams:
+    """Grams as ids: a gram is its prefix's id plus one token, so extending a level
+    costs one dict lookup per occurrence whatever the length."""
+
+    def __init__(self) -> None:
+        self.parent: list[int] = [-1]
+        self.last: list[int] = [-1]
+        self.ids: dict[tuple[int, int], int] = {}
+
+    def child(self, parent: int, tok: int) -> int:
+        key = (parent, tok)
+        g = self.ids.get(key)
+        if g is None:
+            g = self.ids[key] = len(self.parent)
+            self.parent.append(parent)
+            self.last.append(tok)
+        return g
+
+    def tokens(self, g: int) -> tuple[int, ...]:
+        out = []
+        while g > 0:
+            out.append(self.last[g])
+            g = self.parent[g]
+        return tuple(reversed(out))
+
+
+def _walk(corpus: Corpus, rules: Rules) -> tuple[_Grams, list[dict[int, list[tuple[int, int]]]]]:
+    """levels[L-1] = {gram id: all its start positions} for every gram of length L that
+    recurs (non-overlapping count and days as the rules say)."""
+    seqs = corpus.seqs
+    day = corpus.day
+    grams = _Grams()
+
+    def keep(pos: list[tuple[int, int]], length: int) -> bool:
+        occ = _greedy(pos, length)
+        if len(occ) < rules.min_occurrences:
+            return False
+        if rules.min_days <= 1:
+            return True
+        return len({day[s] for s, _ in occ}) >= rules.min_days
+
+    first: dict[int, list[tuple[int, int]]] = {}
+    for s, seq in enumerate(seqs):
+        for p, t in enumerate(seq):
+            first.setdefault(grams.child(0, t), []).append((s, p))
+    level = {g: pos for g, pos in first.items() if keep(pos, 1)}
+    levels = [level]
+    length = 1
+    while level and length < rules.max_length:
+        nxt: dict[int, list[tuple[int, int]]] = {}
+        for g, pos in level.items():
+            for s, p in pos:
+                q = p + length
+                if q < len(seqs[s]):
+                    nxt.setdefault(grams.child(g, seqs[s][q]), []).append((s, p))
+        length += 1
+        level = {g: pos for g, pos in nxt.items() if keep(pos, length)}
+        if level:
+            levels.append(level)
+    return grams, levels
+
+
+def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
+    """The routines: maximal recurring sequences naming enough specific targets, cut to
+    one repetition (``_unit``), one rotation per cycle, ordered by steps covered (most
+    first), then tokens."""
+    grams, levels = _walk(corpus, rules)
+    cands: list[dict[int, tuple[int, ...]]] = []
+    for i, level in enumerate(levels):
+        length = i + 1
+        row = {}
+        if length >= rules.min_length:
+            for g in level:
+                toks = grams.tokens(g)
+                if corpus.target_count(toks) >= rules.min_specific:
+                    row[g] = toks
+        cands.append(row)
+    maximal: set[tuple[int, ...]] = set()
+    for i, cs in enumerate(cands):
+        longer = cands[i + 1] if i + 1 < len(cands) else {}
+        # The best support among the one-step-longer candidates extending each gram
+        # at either end (support only falls with length, so one level is enough).
+        ext: dict[Any, int] = {}
+        for g, t in longer.items():
+            n = len(_greedy(levels[i + 1][g], i + 2))
+            for key in (grams.parent[g], t[1:]):
+                ext[key] = max(ext.get(key, 0), n)
+        for g, t in cs.items():
+            n = len(_greedy(levels[i][g], i + 1))
+            top = max(ext.get(g, 0), ext.get(t, 0))
+            if top * 100 < n * MAXIMAL_SHARE_PCT:
+                maximal.add(t)
+    units: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for t in sorted(maximal):
+        u = _unit(t, rules.min_length)
+        if u in units:
+            continue
+        occ = _occurrences(corpus, u)
+        if _passes(corpus, rules, u, occ):
+            units[u] = occ
+    # A routine inside another routine is not maximal; a cycle seen from several
+    # starting points keeps the start that follows the longest usual pause.
+    kept = [
+        u
+        for u in units
+        if not any(
+            len(v) > len(u)
+            and len(units[v]) * 100 >= len(units[u]) * MAXIMAL_SHARE_PCT
+            and _contains(v, u)
+            for v in units
+        )
+    ]
+    best: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for u in sorted(kept):
+        key = _rotation_key(u)
+        cur = best.get(key)
+        if cur is None or _start_rank(corpus, u, units[u]) > _start_rank(corpus, cur, units[cur]):
+            best[key] = u
+    out = []
+    for u in best.values():
+        occ = units[u]
+        days = tuple(sorted({corpus.day[s] for s, _ in occ}))
+        out.append(Mined(tuple(corpus.tokens[t] for t in u), tuple(occ), days))
+    out.sort(key=lambda m: (-len(m.tokens) * len(m.occurrences), m.tokens))
+    return out
+
+
+def _unit(g: tuple[int, ...], anchor: int) -> tuple[int, ...]:
+    """``g`` up to where its first ``anchor`` tokens come round again: back-to-back
+    repetitions of one routine make recurring sequences as long as the run, and the
+    routine is one repetition."""
+    head = g[:anchor]
+    for i in range(1, len(g) - anchor + 1):
+        if g[i : i + anchor] == head:
+            return g[:i]
+    return g
+
+
+def _occurrences(corpus: Corpus, g: tuple[int, ...]) -> list[tuple[int, int]]:
+    n = len(g)
+    pos = [
+        (s, p)
+        for s, seq in enumerate(corpus.seqs)
+        for p in range(len(seq) - n + 1)
+        if seq[p] == g[0] and tuple(seq[p : p + n]) == g
+    ]
+    return _greedy(pos, n)
+
+
+def _passes(corpus: Corpus, rules: Rules, g: tuple[int, ...], occ: list[tuple[int, int]]) -> bool:
+    return (
+        len(g) >= rules.min_length
+        and len(occ) >= rules.min_occurrences
+        and len({corpus.day[s] for s, _ in occ}) >= rules.min_days
+        and corpus.target_count(g) >= rules.min_specific
+    )
+
+
+def _contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
+    n = len(small)
+    return any(big[i : i + n] == small for i in range(len(big) - n + 1))
+
+
+def _rotation_key(u: tuple[int, ...]) -> tuple[int, ...]:
+    return min(u[i:] + u[:i] for i in range(len(u)))
+
+
+def _start_rank(corpus: Corpus, u: tuple[int, ...], occ: list[tuple[int, int]]) -> tuple[int, int]:
+    """(median pause before the first step, occurrences): a segment's first step counts
+    as the longest pause."""
+    pauses = sorted(
+        corpus.segs[s][p].t_ms - corpus.segs[s][p - 1].t_ms if p else 1 << 62 for s, p in occ
+    )
+    return pauses[len(pauses) // 2] if pauses else 0, len(occ)
+
+
+def recurring_coverage(corpus: Corpus, rules: Rules) -> set[tuple[int, int]]:
+    """Steps (segment, position) inside any recurring sequence of at least
+    ``min_length`` steps, specific or not (the raw recurrence)."""
+    _, levels = _walk(corpus, rules._replace(max_length=rules.min_length))
+    if len(levels) < rules.min_length:
+        return set()
+    out: set[tuple[int, int]] = set()
+    for pos in levels[rules.min_length - 1].values():
+        for s, p in pos:
+            out.update((s, p + k) for k in range(rules.min_length))
+    return out
+
+
+def routine_coverage(mined: Sequence[Mined]) -> set[tuple[int, int]]:
+    return {(s, p + k) for m in mined for s, p in m.occurrences for k in range(len(m.tokens))}
+
+
+def find_occurrences(corpus: Corpus, tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """Non-overlapping occurrences of a token sequence in ``corpus`` (e.g. routines
+    mined on other days), leftmost first."""
+    ids = [corpus.ids.get(t) for t in tokens]
+    if not ids or any(i is None for i in ids):
+        return []
+    n = len(ids)
+    out: list[tuple[int, int]] = []
+    for s, seq in enumerate(corpus.seqs):
+        p = 0
+        while p + n <= len(seq):
+            if seq[p : p + n] == ids:
+                out.append((s, p))
+                p += n
+            else:
+                p += 1
+    return out

@@ -1,0 +1,274 @@
+"""A mined routine as a guarded plan an agent (or ``actframes replay``) can follow.
+
+Per step: the op, the app, the target (canonical role and name), the value to enter
+(a slot reference), whether it is destructive, and the guards that must hold before
+acting. Slots are the parts that differ between the routine's occurrences:
+
+- ``text``: what a ``type``/``paste`` step enters. Always a slot unless the operator
+  opted in to typed text and every occurrence entered the same text (then literal).
+  Consecutive type/paste steps on one target share one slot.
+- ``url``: an id-like URL path segment that differs between occurrences (one that is
+  the same every time stays literal).
+- ``row`` / ``number``: a ``{row}`` / ``{n}`` placeholder in a target name (a
+  spreadsheet row, a number in a label) that differs between occurrences; positions
+  whose values move together share one slot.
+
+Guards: ``app`` (always), ``url`` (the page's URL template, for steps on a page),
+``target`` (role and name), ``position`` (the recorded click point, when every
+occurrence clicked within ``POSITION_SPREAD_PX`` of the median; checked with
+``POSITION_TOLERANCE_PX``). A navigate step checks ``expect_after`` once the page is
+loaded. Destructive: a click whose target name says submit, send, delete, pay … (the
+``DESTRUCTIVE`` pattern); replay refuses those without an explicit flag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..compile.ranges import compact
+from .mine import Corpus, Mined
+from .tokens import RStep
+from .urls import is_id_segment, split_url
+
+POSITION_TOLERANCE_PX = 24
+POSITION_SPREAD_PX = 48
+DESTRUCTIVE = re.compile(
+    r"\b(submit|send|delete|remove|pay|purchase|buy|order|confirm|transfer|publish|post|"
+    r"approve|sign|checkout)\b",
+    re.I,
+)
+BROWSER = re.compile(r"chrom|firefox|edge|brave|safari|opera|vivaldi|\bweb\b|fiori", re.I)
+
+Routine = dict[str, Any]
+
+
+def is_browser(app: str) -> bool:
+    return bool(BROWSER.search(app or ""))
+
+
+def routine_id(tokens: Sequence[Sequence[str]]) -> str:
+    blob = json.dumps([list(t) for t in tokens], ensure_ascii=False, separators=(",", ":"))
+    return "R" + hashlib.sha256(blob.encode()).hexdigest()[:10]
+
+
+def _slug(text: str, fallback: str) -> str:
+    s = re.sub(r"[^0-9a-z]+", "_", text.casefold()).strip("_")
+    return s[:40].strip("_") or fallback
+
+
+class _Slots:
+    """Names slots uniquely and remembers them in order of first use."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+        self._by_key: dict[Any, str] = {}
+
+    def get(self, key: Any, base: str, kind: str, step: int, **extra: Any) -> str:
+        name = self._by_key.get(key)
+        if name is not None:
+            return name
+        taken = {s["name"] for s in self.items}
+        name, k = base, 2
+        while name in taken:
+            name, k = f"{base}_{k}", k + 1
+        self._by_key[key] = name
+        self.items.append({"name": name, "step": step, "kind": kind, **extra})
+        return name
+
+
+def _placeholder_values(raw: str, norm: str) -> list[str] | None:
+    """The texts that ``{row}`` / ``{n}`` stand for in ``raw`` (None if it does not fit)."""
+    parts = re.split(r"(\{row\}|\{n\})", norm)
+    pat = "".join(r"(\d+)" if p in ("{row}", "{n}") else re.escape(p) for p in parts if p != "")
+    m = re.fullmatch(pat, raw)
+    return list(m.groups()) if m else None
+
+
+def build_plan(
+    mined: Mined,
+    corpus: Corpus,
+    iso: Callable[[int], str],
+    include_text: bool = False,
+) -> Routine:
+    """The routine document: id, title, counts, slots, guarded plan, script, evidence."""
+    n = len(mined.tokens)
+    occ_steps: list[list[RStep]] = [list(corpus.segs[s][p : p + n]) for s, p in mined.occurrences]
+    first = occ_steps[0]
+    slots = _Slots()
+    plan: list[dict[str, Any]] = []
+    script: list[str] = []
+    prev_value: tuple[str, str, str] | None = None
+    prev_slot = ""
+    for i in range(n):
+        col = [o[i] for o in occ_steps]
+        s0 = first[i]
+        step: dict[str, Any] = {"n": i + 1, "op": s0.op, "app": s0.app}
+        name = _name_with_slots(col, slots, i + 1)
+        if s0.op == "navigate":
+            url = _url_with_slots(col, slots, i + 1, keep_query=True)
+            step["url"] = url
+            step["guards"] = [{"check": "app", "app": s0.app}]
+            if s0.page:
+                step["expect_after"] = {"url": s0.page}
+            script.append(f"open {url}")
+            prev_value = None
+            plan.append(step)
+            continue
+        if s0.role or s0.name:
+            step["target"] = {"role": s0.role, "name": name}
+        if s0.op in ("type", "paste"):
+            key = (s0.app, s0.role, name)
+            if prev_value == key:
+                slot = prev_slot
+            else:
+                slot = _value_slot(col, slots, i + 1, s0, include_text)
+            prev_value, prev_slot = key, slot
+            step["value"] = slot
+        else:
+            prev_value = None
+        if s0.op == "click" and DESTRUCTIVE.search(name):
+            step["destructive"] = True
+        guards: list[dict[str, Any]] = [{"check": "app", "app": s0.app}]
+        if s0.page and is_browser(s0.app):
+            guards.append({"check": "url", "template": s0.page})
+        if "target" in step:
+            guards.append({"check": "target", **step["target"]})
+        pos = _position(col)
+        if pos is not None:
+            guards.append(
+                {"check": "position", "x": pos[0], "y": pos[1], "tolerance": POSITION_TOLERANCE_PX}
+            )
+        step["guards"] = guards
+        plan.append(step)
+        script.append(_script_line(step))
+    start_url = None
+    if plan and plan[0]["op"] != "navigate" and first[0].url and is_browser(first[0].app):
+        start_url = _url_with_slots([o[0] for o in occ_steps], slots, 1, keep_query=True)
+    apps = sorted({s.app for s in first if s.app})
+    sites = sorted({s.page.split("/", 1)[0] for s in first if s.page})
+    evidence = []
+    for o in occ_steps:
+        evidence.append(
+            {
+                "day": o[0].day,
+                "start": iso(o[0].t_ms),
+                "end": iso(o[-1].t_ms),
+                "events": compact(e for s in o for e in s.events),
+                "rows": compact(s.row for s in o if s.row is not None),
+            }
+        )
+    return {
+        "id": routine_id(mined.tokens),
+        "title": _title(first, apps),
+        "length": n,
+        "occurrences": len(mined.occurrences),
+        "days": len(mined.days),
+        "first": evidence[0]["start"],
+        "last": evidence[-1]["end"],
+        "apps": apps,
+        "sites": sites,
+        "specific_targets": corpus.target_count([corpus.ids[t] for t in mined.tokens]),
+        "start_url": start_url,
+        "slots": slots.items,
+        "plan": plan,
+        "script": script,
+        "evidence": evidence,
+    }
+
+
+def _name_with_slots(col: Sequence[RStep], slots: _Slots, step: int) -> str:
+    norm = col[0].name
+    if "{" not in norm:
+        return norm
+    per_occ = [_placeholder_values(s.raw_name, norm) for s in col]
+    if any(v is None for v in per_occ):
+        return norm
+    holes = re.findall(r"\{row\}|\{n\}", norm)
+    out = norm
+    for k, hole in enumerate(holes):
+        values = tuple(v[k] for v in per_occ if v is not None)
+        if len(set(values)) == 1:
+            fill = values[0]
+        else:
+            kind = "row" if hole == "{row}" else "number"
+            fill = "{" + slots.get(("name", values), kind, kind, step) + "}"
+        out = out.replace(hole, fill, 1)
+    return out
+
+
+def _url_with_slots(col: Sequence[RStep], slots: _Slots, step: int, keep_query: bool) -> str:
+    url = col[0].url or ""
+    parts = urlsplit(url)
+    got = split_url(url)
+    if got is None:
+        return url
+    segs = [s for s in parts.path.split("/") if s]
+    per_occ = []
+    for s in col:
+        g = split_url(s.url or "")
+        per_occ.append(g[1] if g else [])
+    out = []
+    for k, seg in enumerate(segs):
+        if not is_id_segment(seg):
+            out.append(seg)
+            continue
+        values = tuple(o[k] if k < len(o) else "" for o in per_occ)
+        if len(set(values)) == 1:
+            out.append(seg)
+        else:
+            base = _slug(segs[k - 1], "id") + "_id" if k else "id"
+            out.append("{" + slots.get(("url", values), base, "url", step) + "}")
+    path = "/" + "/".join(out) if out else "/"
+    query = ""
+    if keep_query and parts.query and all(urlsplit(s.url or "").query == parts.query for s in col):
+        query = "?" + parts.query
+    scheme = parts.scheme or "https"
+    return f"{scheme}://{parts.netloc}{path}{query}"
+
+
+def _value_slot(
+    col: Sequence[RStep], slots: _Slots, step: int, s0: RStep, include_text: bool
+) -> str:
+    texts = [s.text for s in col]
+    if include_text and all(t is not None for t in texts) and len(set(texts)) == 1:
+        return str(texts[0])
+    base = _slug(s0.raw_name, "text")
+    extra: dict[str, Any] = {}
+    if include_text and any(t is not None for t in texts):
+        extra["examples"] = sorted({t for t in texts if t is not None})[:3]
+    return "{" + slots.get(("text", step), base, "text", step, **extra) + "}"
+
+
+def _position(col: Sequence[RStep]) -> tuple[int, int] | None:
+    pts = [(s.x, s.y) for s in col]
+    if any(x is None or y is None for x, y in pts):
+        return None
+    xs = sorted(int(x) for x, _ in pts if x is not None)
+    ys = sorted(int(y) for _, y in pts if y is not None)
+    if xs[-1] - xs[0] > POSITION_SPREAD_PX or ys[-1] - ys[0] > POSITION_SPREAD_PX:
+        return None
+    return xs[len(xs) // 2], ys[len(ys) // 2]
+
+
+def _script_line(step: dict[str, Any]) -> str:
+    name = step.get("target", {}).get("name", "")
+    if step["op"] in ("type", "paste"):
+        return f"{step['op']} {step['value']} in {name}".rstrip()
+    return f"{step['op']} {name}".rstrip()
+
+
+def _title(first: Sequence[RStep], apps: Sequence[str]) -> str:
+    where = next((s.page.split("/", 1)[0] for s in first if s.page), None) or (
+        apps[0] if apps else "?"
+    )
+    names: list[str] = []
+    for s in first:
+        if s.specific and s.raw_name not in names:
+            names.append(s.raw_name)
+    shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+    return f"{where}: {shown} ({len(first)} steps)"

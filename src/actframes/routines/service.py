@@ -1,0 +1,136 @@
+"""Routines from a store path: the library calls behind ``actframes routines``,
+``actframes replay``, ``actframes bench routines`` and the MCP routine tools."""
+
+from __future__ import annotations
+
+from datetime import date as Date
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..compile.document import Clock
+from ..errors import UsageError
+from ..window import day_window
+from .load import read_steps
+from .mine import Corpus, Mined, Rules, mine
+from .plan import build_plan
+from .tokens import SESSION_GAP_MS, RStep, segments
+
+# Without --days: the whole store (UI logs are one recording each); far-future end.
+ALL_START_MS = 0
+ALL_END_MS = 4_102_444_800_000  # 2100-01-01
+
+
+class Mining(NamedTuple):
+    steps: list[RStep]
+    segs: list[list[RStep]]
+    corpus: Corpus
+    mined: list[Mined]
+    routines: list[dict[str, Any]]
+    screens: dict[str, tuple[int, int]]
+    start_ms: int
+    end_ms: int
+
+
+def window_of(zone: str, days: int | None, until: str | None) -> tuple[int, int]:
+    """[start, end) of the ``days`` local days ending on ``until``; everything if None."""
+    if days is None:
+        return ALL_START_MS, ALL_END_MS
+    if days < 1:
+        raise UsageError("--days must be at least 1")
+    if until is None:
+        raise UsageError("--until is needed with --days")
+    last = day_window(until, zone)
+    first = Date.fromisoformat(last.day or until) - timedelta(days=days - 1)
+    return day_window(first.isoformat(), zone).start_ms, last.end_ms
+
+
+def check_rules(rules: Rules) -> Rules:
+    if rules.min_length < 2:
+        raise UsageError("--min-length must be at least 2")
+    if rules.min_occurrences < 2:
+        raise UsageError("--min-occurrences must be at least 2")
+    if rules.min_days < 1:
+        raise UsageError("--min-days must be at least 1")
+    if rules.min_specific < 0:
+        raise UsageError("--min-specific must be at least 0")
+    if rules.max_length < rules.min_length:
+        raise UsageError("--max-length must be at least --min-length")
+    return rules
+
+
+def mine_steps(
+    steps: list[RStep], zone: str, rules: Rules, include_text: bool = False
+) -> tuple[list[list[RStep]], Corpus, list[Mined], list[dict[str, Any]]]:
+    """The pure part: steps → segments → routines with their plans."""
+    segs = segments(steps, SESSION_GAP_MS)
+    corpus = Corpus(segs)
+    mined = mine(corpus, check_rules(rules))
+    iso = Clock(zone).iso
+    return segs, corpus, mined, [build_plan(m, corpus, iso, include_text) for m in mined]
+
+
+def mine_store(
+    path: Path,
+    source: str | None,
+    zone: str,
+    start_ms: int,
+    end_ms: int,
+    rules: Rules,
+    include_text: bool = False,
+) -> Mining:
+    steps, screens = read_steps(path, source, start_ms, end_ms, zone, include_text)
+    segs, corpus, mined, routines = mine_steps(steps, zone, rules, include_text)
+    return Mining(steps, segs, corpus, mined, routines, screens, start_ms, end_ms)
+
+
+def find_routine(
+    path: Path,
+    source: str | None,
+    zone: str,
+    routine_id: str,
+    days: int | None,
+    until: str | None,
+    min_days: int | None = None,
+    include_text: bool = False,
+) -> dict[str, Any]:
+    """The routine ``routine_id`` mined from the store (UsageError when absent)."""
+    start, end = window_of(zone, days, until)
+    rules = Rules() if min_days is None else Rules(min_days=min_days)
+    found = mine_store(path, source, zone, start, end, rules, include_text)
+    for r in found.routines:
+        if r["id"] == routine_id:
+            return r
+    raise UsageError(
+        f"{path}: no routine {routine_id} in that window"
+        f" ({len(found.routines)} found; list them with 'actframes routines')"
+    )
+
+
+def to_markdown(routines: list[dict[str, Any]]) -> str:
+    lines = [f"# Routines ({len(routines)})", ""]
+    for r in routines:
+        lines.append(f"## {r['id']} — {r['title']}")
+        lines.append("")
+        lines.append(
+            f"{r['length']} steps, {r['occurrences']} times on {r['days']} day(s),"
+            f" {r['first']} … {r['last']}; apps: {', '.join(r['apps']) or '-'}"
+        )
+        if r["slots"]:
+            lines.append("")
+            lines.append("Slots: " + ", ".join(f"`{s['name']}` ({s['kind']})" for s in r["slots"]))
+        lines.append("")
+        for st in r["plan"]:
+            what = st["op"]
+            if "target" in st:
+                what += f" {st['target']['role']} “{st['target']['name']}”"
+            if "value" in st:
+                what += f" ← {st['value']}"
+            if "url" in st:
+                what += f" {st['url']}"
+            if st.get("destructive"):
+                what += " **(destructive)**"
+            guards = ", ".join(g["check"] for g in st["guards"])
+            lines.append(f"{st['n']}. {what} — guards: {guards}")
+        lines.append("")
+    return "\n".join(lines)
