@@ -34,6 +34,7 @@ NOTICE = (
 )
 MAX_WINDOW_DAYS = 31  # longer windows are refused: a day-by-day question fits in this
 MAX_SEARCH_DAYS = 31
+MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at most
 INSTRUCTIONS = (
     "Activity Frames tells you what the user did at the computer: apps, sites, documents, "
     "time spent, input counts, with evidence. Start with get_context (the last hours or a "
@@ -130,6 +131,29 @@ class Service:
         except Exception as exc:  # a locked or vanished store
             raise ToolError(_one_line(f"{self.db}: cannot read ({exc})")) from exc
         return first, last, found
+
+    def routines(self, days: int, until: str | None, min_days: int) -> list[dict[str, Any]]:
+        from .routines.mine import Rules
+        from .routines.service import check_rules, mine_store, window_of
+
+        if not 1 <= days <= MAX_ROUTINE_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_ROUTINE_DAYS}")
+        last = until if until is not None else self.today()
+        try:
+            parse_day(last)
+            start, end = window_of(self.tz, days, last)
+            rules = check_rules(Rules(min_days=min_days))
+            return mine_store(self.db, self.source, self.tz, start, end, rules).routines
+        except ActframesError as exc:
+            raise ToolError(_one_line(str(exc))) from exc
+        except Exception as exc:  # a locked or vanished store
+            raise ToolError(_one_line(f"{self.db}: cannot read ({exc})")) from exc
+
+    def routine(self, routine_id: str, days: int, until: str | None, min_days: int) -> Any:
+        for r in self.routines(days, until, min_days):
+            if r["id"] == routine_id:
+                return r
+        raise ToolError(f"no routine {routine_id} in the last {days} days (see list_routines)")
 
     def days_back(self, days: int, until: str | None = None) -> list[str]:
         if not 1 <= days <= MAX_SEARCH_DAYS:
@@ -315,6 +339,40 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
         lines = [f"{len(found)} patterns, {first} to {last}"]
         lines += [f"- {json.dumps(h, ensure_ascii=False)}" for h in heads]
         return _result("\n".join(lines), {"first": first, "last": last, "patterns": found})
+
+    @server.tool()
+    def list_routines(
+        days: int = 28, until: str | None = None, min_days: int = 2
+    ) -> CallToolResult:
+        """Recurring routines mined from the steps of the last `days` local days.
+
+        A routine is a sequence of at least 3 actions that recurred at least 3 times on
+        at least `min_days` days and names at least 2 specific targets. Each line gives
+        its id, what it does, its size and its slots (the values that change each time).
+        Get the guarded plan with get_routine.
+        """
+        found = svc.routines(days, until, min_days)
+        heads = [
+            {k: r[k] for k in ("id", "title", "length", "occurrences", "days", "first", "last")}
+            | {"slots": [s["name"] for s in r["slots"]]}
+            for r in found
+        ]
+        lines = [f"{len(found)} routines"]
+        lines += [f"- {json.dumps(h, ensure_ascii=False)}" for h in heads]
+        return _result("\n".join(lines), {"routines": heads})
+
+    @server.tool()
+    def get_routine(
+        routine_id: str, days: int = 28, until: str | None = None, min_days: int = 2
+    ) -> CallToolResult:
+        """The guarded plan of one routine, with its minimal script and evidence.
+
+        Per step: the app, page, target (role and name), the value slot to fill, whether
+        it is destructive, and the guards that must hold before acting; plus the evidence
+        of each time it happened. Follow it step by step; stop when a guard does not hold.
+        """
+        r = svc.routine(routine_id, days, until, min_days)
+        return _result(json.dumps(r, ensure_ascii=False), {"routine": r})
 
     @server.resource("actframes://day/{date}", mime_type="application/json")
     def day_document(date: str) -> str:

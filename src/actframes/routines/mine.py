@@ -255,13 +255,16 @@ def _rotation_key(u: tuple[int, ...]) -> tuple[int, ...]:
     return min(u[i:] + u[:i] for i in range(len(u)))
 
 
-def _start_rank(corpus: Corpus, u: tuple[int, ...], occ: list[tuple[int, int]]) -> tuple[int, int]:
-    """(median pause before the first step, occurrences): a segment's first step counts
-    as the longest pause."""
+def _start_rank(
+    corpus: Corpus, u: tuple[int, ...], occ: list[tuple[int, int]]
+) -> tuple[bool, int, int]:
+    """(starts by opening a page, median pause before the first step, occurrences): a
+    segment's first step counts as the longest pause."""
     pauses = sorted(
         corpus.segs[s][p].t_ms - corpus.segs[s][p - 1].t_ms if p else 1 << 62 for s, p in occ
     )
-    return pauses[len(pauses) // 2] if pauses else 0, len(occ)
+    median = pauses[len(pauses) // 2] if pauses else 0
+    return corpus.tokens[u[0]][0] == "navigate", median, len(occ)
 
 
 def recurring_coverage(corpus: Corpus, rules: Rules) -> set[tuple[int, int]]:
