@@ -160,6 +160,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "steps": "actframes.cli_steps:steps",
     "patterns": "actframes.cli_steps:patterns",
     "routines": "actframes.cli_routines:routines",
+    "replay": "actframes.cli_replay:replay",
 }
 
 

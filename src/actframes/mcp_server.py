@@ -176,8 +176,27 @@ def _result(text: str, structured: dict[str, Any]) -> CallToolResult:
     )
 
 
-def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int]) -> MCPServer:
+class ReplayPolicy:
+    """What the operator allowed when starting the server: no replay (default), replay
+    of non-destructive steps, or also destructive ones; and the browser profile."""
+
+    def __init__(
+        self, enabled: bool = False, destructive: bool = False, profile: Path | None = None
+    ) -> None:
+        self.enabled = enabled or destructive
+        self.destructive = destructive
+        self.profile = profile
+
+
+def build_server(
+    db: Path,
+    tz: str,
+    source: str | None,
+    now_ms: Callable[[], int],
+    replay_policy: ReplayPolicy | None = None,
+) -> MCPServer:
     svc = Service(db, tz, source, now_ms)
+    policy = replay_policy or ReplayPolicy()
     server = MCPServer(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"
     )
@@ -374,6 +393,37 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
         r = svc.routine(routine_id, days, until, min_days)
         return _result(json.dumps(r, ensure_ascii=False), {"routine": r})
 
+    if policy.enabled:
+
+        @server.tool()
+        def replay_routine(
+            routine_id: str,
+            slots: dict[str, str],
+            dry_run: bool = False,
+            allow_destructive: bool = False,
+            days: int = 28,
+            until: str | None = None,
+            min_days: int = 2,
+        ) -> CallToolResult:
+            """Replay a routine's guarded plan in a real browser, checking every step first.
+
+            `slots` gives a value for each of the routine's slots (see get_routine). The
+            first guard that does not hold stops the replay before anything more is sent;
+            the result is then a hand-off: the step, the guard, what was expected and
+            found. Destructive steps (submit, send, delete, pay …) need
+            `allow_destructive` and a server started with --allow-destructive-replay.
+            `dry_run` says what would be done and sends nothing.
+            """
+            report = _replay(
+                svc, policy, routine_id, slots, dry_run, allow_destructive, days, until, min_days
+            )
+            status = report["status"]
+            head = f"replay of {routine_id}: {status}"
+            if report.get("stopped"):
+                st = report["stopped"]
+                head += f" at step {st['n']}: {st['message']}"
+            return _result(head + "\n" + json.dumps(report, ensure_ascii=False), {"report": report})
+
     @server.resource("actframes://day/{date}", mime_type="application/json")
     def day_document(date: str) -> str:
         """The measured document of one local day."""
@@ -396,6 +446,45 @@ def build_server(db: Path, tz: str, source: str | None, now_ms: Callable[[], int
         )
 
     return server
+
+
+def _replay(
+    svc: Service,
+    policy: ReplayPolicy,
+    routine_id: str,
+    slots: dict[str, str],
+    dry_run: bool,
+    allow_destructive: bool,
+    days: int,
+    until: str | None,
+    min_days: int,
+) -> dict[str, Any]:
+    from .routines import replay as engine
+    from .routines.cdp import Browser, CDPError, find_chromium
+
+    if allow_destructive and not policy.destructive:
+        raise ToolError("destructive steps need the server started with --allow-destructive-replay")
+    routine = svc.routine(routine_id, days, until, min_days)
+    try:
+        engine.validate(routine)
+        engine.check_slots(routine, slots)
+    except ActframesError as exc:
+        raise ToolError(_one_line(str(exc))) from exc
+    if dry_run:
+        return engine.dry_run(routine, slots, allow_destructive=allow_destructive)
+    binary = find_chromium()
+    if binary is None:
+        raise ToolError("no Chromium found: install chromium or set $ACTFRAMES_CHROMIUM")
+    try:
+        browser = Browser(binary, user_data_dir=policy.profile)
+    except OSError as exc:
+        raise ToolError(f"the browser did not start: {exc.strerror or exc}") from None
+    try:
+        return engine.replay(routine, slots, browser, allow_destructive=allow_destructive)
+    except CDPError as exc:
+        raise ToolError(_one_line(f"the browser failed: {exc}")) from None
+    finally:
+        browser.close()
 
 
 def _match(frame: dict[str, Any], q: str) -> list[str]:

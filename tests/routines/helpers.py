@@ -37,8 +37,11 @@ def _base(kw: dict[str, Any]) -> dict[str, Any]:
     return kw
 
 
-def claim(t_ms: int, claim_id: int = 7, amount_text: str | None = None) -> list[dict[str, Any]]:
-    """One run of the claim routine: 7 steps, 4 s apart."""
+def claim(
+    t_ms: int, claim_id: int = 7, amount_text: str | None = None, landed_ms: int = 4000
+) -> list[dict[str, Any]]:
+    """One run of the claim routine: 7 steps, 4 s apart; the claim page shows
+    ``landed_ms`` after the Submit click."""
     u = "https://claims.example.test/claims/new"
     steps = [
         navigate(t_ms, u),
@@ -47,7 +50,7 @@ def claim(t_ms: int, claim_id: int = 7, amount_text: str | None = None) -> list[
         click(t_ms + 12000, "Amount", "entry", x=400, y=260),
         type_(t_ms + 16000, text=amount_text) if amount_text else type_(t_ms + 16000),
         click(t_ms + 20000, "Submit", x=400, y=400),
-        navigate(t_ms + 24000, f"https://claims.example.test/claims/{claim_id}"),
+        navigate(t_ms + 20000 + landed_ms, f"https://claims.example.test/claims/{claim_id}"),
     ]
     return steps
 

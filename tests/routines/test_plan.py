@@ -63,6 +63,26 @@ def test_plan_steps_guards_and_slots() -> None:
     assert all(e["events"] for e in r["evidence"])
 
 
+def test_a_page_that_follows_a_click_is_waited_for_not_opened() -> None:
+    dicts: list[dict] = []
+    for d in range(3):
+        dicts += claim(DAY0 + d * DAY_MS, claim_id=300 + d, landed_ms=800)
+    r = plan_of(dicts)
+    last = r["plan"][6]
+    assert last == {
+        "n": 7,
+        "op": "navigate",
+        "app": "Chromium",
+        "guards": [{"check": "app", "app": "Chromium"}],
+        "caused": True,
+        "expect_after": {"url": "claims.example.test/claims/{id}"},
+    }
+    assert "claims_id" not in [s["name"] for s in r["slots"]]
+    assert r["script"][-1] == "wait for claims.example.test/claims/{id}"
+    # The first navigation opened the form (no step before it): it is opened.
+    assert "caused" not in r["plan"][0] and r["plan"][0]["url"].endswith("/claims/new")
+
+
 def test_no_position_guard_when_the_clicks_were_spread() -> None:
     dicts = three_days()
     for k, s in enumerate(d for d in dicts if d.get("target", {}).get("name") == "Submit"):

@@ -17,7 +17,9 @@ Guards: ``app`` (always), ``url`` (the page's URL template, for steps on a page)
 ``target`` (role and name), ``position`` (the recorded click point, when every
 occurrence clicked within ``POSITION_SPREAD_PX`` of the median; checked with
 ``POSITION_TOLERANCE_PX``). A navigate step checks ``expect_after`` once the page is
-loaded. Destructive: a click whose target name says submit, send, delete, pay … (the
+loaded; one that came within ``CAUSED_MS`` of the step before it every time is
+``caused`` (that step's doing: replay waits for the page rather than opening it, and it
+has no URL or slot). Destructive: a click whose target name says submit, send, delete, pay … (the
 ``DESTRUCTIVE`` pattern); replay refuses those without an explicit flag.
 """
 
@@ -36,6 +38,9 @@ from .tokens import RStep
 from .urls import is_id_segment, split_url
 
 POSITION_TOLERANCE_PX = 24
+# A navigation this soon after the step before it, every time, is that step's doing (a
+# submitted form, a followed link): replay waits for the page instead of opening it.
+CAUSED_MS = 3_000
 POSITION_SPREAD_PX = 48
 DESTRUCTIVE = re.compile(
     r"\b(submit|send|delete|remove|pay|purchase|buy|order|confirm|transfer|publish|post|"
@@ -110,12 +115,20 @@ def build_plan(
         step: dict[str, Any] = {"n": i + 1, "op": s0.op, "app": s0.app}
         name = _name_with_slots(col, slots, i + 1)
         if s0.op == "navigate":
-            url = _url_with_slots(col, slots, i + 1, keep_query=True)
-            step["url"] = url
+            caused = i > 0 and all(
+                o[i].t_ms - o[i - 1].t_ms <= CAUSED_MS and o[i - 1].op != "navigate"
+                for o in occ_steps
+            )
             step["guards"] = [{"check": "app", "app": s0.app}]
+            if caused:
+                step["caused"] = True
+                script.append(f"wait for {s0.page or 'the next page'}")
+            else:
+                url = _url_with_slots(col, slots, i + 1, keep_query=True)
+                step["url"] = url
+                script.append(f"open {url}")
             if s0.page:
                 step["expect_after"] = {"url": s0.page}
-            script.append(f"open {url}")
             prev_value = None
             plan.append(step)
             continue
