@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from .cli import HELP, _out, default_db, machine_zone, store_options
+from .cli_routines import mining_options, rules_of
 from .errors import ActframesError, SourceError, UsageError
 
 
@@ -42,7 +43,7 @@ def _routine(
     days: int | None,
     until: str | None,
     whole: bool,
-    min_days: int | None,
+    rules: Any,
 ) -> dict[str, Any]:
     if plan is not None:
         from .routines.replay import load_plan
@@ -55,7 +56,7 @@ def _routine(
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
     n, last = resolve_window(path, source, zone, days, until, whole)
-    return find_routine(path, source, zone, routine_id, n, last, min_days=min_days)
+    return find_routine(path, source, zone, routine_id, n, last, rules=rules)
 
 
 @click.command(context_settings=HELP)
@@ -102,14 +103,7 @@ def _routine(
     help="A browser profile to reuse (e.g. one that is logged in); close other browsers "
     "using it first.",
 )
-@click.option(
-    "--days",
-    type=int,
-    help="Mine the routine from the last N local days (default: as `actframes routines`).",
-)
-@click.option("--until", metavar="YYYY-MM-DD", help="The last day (default: today).")
-@click.option("--all", "whole", is_flag=True, help="Mine the whole store.")
-@click.option("--min-days", type=int, help="As for `actframes routines`.")
+@mining_options
 @store_options
 @click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
 def replay(
@@ -125,7 +119,11 @@ def replay(
     days: int | None,
     until: str | None,
     whole: bool,
-    min_days: int | None,
+    min_length: int,
+    min_occurrences: int,
+    min_days: int,
+    min_specific: int,
+    max_length: int,
     db: Path | None,
     tz: str | None,
     source: str | None,
@@ -139,7 +137,14 @@ def replay(
     from .routines import replay as engine
 
     slots = _parse_slots(slot_pairs)
-    routine = _routine(routine_id, plan, db, tz, source, days, until, whole, min_days)
+    rules = rules_of(
+        min_length=min_length,
+        min_occurrences=min_occurrences,
+        min_days=min_days,
+        min_specific=min_specific,
+        max_length=max_length,
+    )
+    routine = _routine(routine_id, plan, db, tz, source, days, until, whole, rules)
     # Check the plan and the slots before any browser starts.
     engine.validate(routine)
     engine.check_slots(routine, slots)

@@ -298,3 +298,16 @@ def test_mcp_replay_needs_the_servers_opt_in(
         assert app.submissions == [NEW]
         # Slot values are sent to the page and nowhere else: not in the tool's answer.
         assert "Lovelace" not in done.content[0].text
+
+
+def test_replay_finds_the_routine_with_the_same_rules(
+    tmp_path: Path, points: dict[str, tuple[int, int]]
+) -> None:
+    db = record(tmp_path / "rec.db", "http://127.0.0.1:9", points)
+    rid = mined(db)["id"]
+    slots = [a for k, v in NEW.items() for a in ("--slot", f"{k}={v}")]
+    base = ("replay", rid, "--db", str(db), "--tz", "UTC", "--all", "--dry-run", *slots)
+    r = run_cli(*base, "--min-occurrences", "6")
+    assert r.returncode == 0 and json.loads(r.stdout)["status"] == "dry_run"
+    r = run_cli(*base, "--min-occurrences", "7")
+    assert r.returncode == 2 and f"no routine {rid}" in r.stderr
