@@ -326,6 +326,8 @@ def routines(
     from .sources.uilog import is_uilog, read_rows
 
     w, h = _screen(screen)
+    if holdout_days is not None and holdout_days < 1:
+        raise UsageError("--holdout-days must be at least 1")
     if min(screenshots, context_tokens, history_tokens, reasoning_tokens) < 0:
         raise UsageError("cost parameters must be at least 0")
     model = CostModel(w, h, screenshots, context_tokens, history_tokens, reasoning_tokens)

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from .cli import HELP, _out, default_db, machine_zone, store_options, today
+from .errors import UsageError
 
 DEFAULT_DAYS = 28
 
@@ -46,6 +47,8 @@ def resolve_window(
 ) -> tuple[int | None, str | None]:
     """(days, until) for ``service.window_of``: None days means the whole store."""
     if whole:
+        if days is not None or until is not None:
+            raise UsageError("--all mines the whole store: give it without --days or --until")
         return None, None
     if days is None:
         from .steps.load import family
@@ -108,6 +111,12 @@ def routines(
         max_length=max_length,
     )
     found = mine_store(path, source, zone, start, end, rules, include_text)
+    if not found.steps:
+        click.echo(
+            "actframes: no action steps in that window (the store has no clicks or typing"
+            " with targets there)",
+            err=True,
+        )
     if fmt == "json":
         _out("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in found.routines))
     else:

@@ -49,6 +49,7 @@ class Service:
         self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
         root = default_cache_dir()
         self.cache = DocCache(root) if root else None
+        self._routines: tuple[Any, list[dict[str, Any]]] = (None, [])
 
     def today(self) -> str:
         return local_day_of(self.now_ms(), self.tz)
@@ -143,7 +144,13 @@ class Service:
             parse_day(last)
             start, end = window_of(self.tz, days, last)
             rules = check_rules(Rules(min_days=min_days))
-            return mine_store(self.db, self.source, self.tz, start, end, rules).routines
+            # Mining reads every step of the window: reuse the answer while the store's
+            # files are unchanged (a recorder's writes change the WAL's size or time).
+            key = (days, last, rules, _files_state(self.db))
+            if self._routines[0] != key:
+                found = mine_store(self.db, self.source, self.tz, start, end, rules).routines
+                self._routines = (key, found)
+            return self._routines[1]
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
         except Exception as exc:  # a locked or vanished store
@@ -163,6 +170,17 @@ class Service:
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
+
+
+def _files_state(db: Path) -> tuple[tuple[int, int], ...]:
+    out = []
+    for suffix in ("", "-wal"):
+        try:
+            st = Path(str(db) + suffix).stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((-1, -1))
+    return tuple(out)
 
 
 def _one_line(text: str) -> str:

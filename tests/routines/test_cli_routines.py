@@ -82,6 +82,8 @@ def test_markdown(history: Path) -> None:
         (("--min-occurrences", "1"), "--min-occurrences must be at least 2"),
         (("--max-length", "2"), "--max-length must be at least --min-length"),
         (("--until", "2026-13-01"), "2026-13-01"),
+        (("--days", "3", "--until", "0001-01-01"), "0001-01-01"),
+        (("--all", "--days", "3"), "--all mines the whole store"),
     ],
 )
 def test_usage_errors(history: Path, args: tuple[str, ...], message: str) -> None:
@@ -127,3 +129,19 @@ def test_bench_routines_usage_errors(tmp_path: Path) -> None:
     assert r.returncode == 2 and "nothing to measure" in r.stderr
     r = run_cli("bench", "routines", "--no-sim", "--uilog", str(tmp_path / "x.csv"))
     assert r.returncode == 2 and "x.csv" in r.stderr
+    r = run_cli("bench", "routines", "--holdout-days", "0")
+    assert r.returncode == 2 and "--holdout-days must be at least 1" in r.stderr
+
+
+def test_a_store_without_targets_says_so(tmp_path: Path) -> None:
+    import sqlite3
+
+    from actframes.simulate.writers import SCREENPIPE_SCHEMA
+
+    db = tmp_path / "empty.db"
+    conn = sqlite3.connect(db)
+    conn.executescript(SCREENPIPE_SCHEMA)
+    conn.close()
+    r = run_cli("routines", "--db", str(db), "--tz", TZ, "--all")
+    assert r.returncode == 0 and r.stdout == ""
+    assert "no action steps" in r.stderr

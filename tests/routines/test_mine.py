@@ -86,6 +86,22 @@ def test_back_to_back_repetitions_give_one_run_as_the_routine() -> None:
     assert len(r.tokens) == 7 and len(r.occurrences) == 12
 
 
+def test_an_inner_loop_is_part_of_the_routine() -> None:
+    # Add two lines, then submit: the loop comes round inside the routine, and what
+    # follows it is new, so the routine is not cut at the loop.
+    dicts = []
+    for d in range(3):
+        for k in range(2):
+            t = DAY0 + d * DAY_MS + k * 600_000
+            dicts += noise(t, d * 10 + k)
+            names = ["Add line", "Item", "Save line"] * 2 + ["Submit claim"]
+            dicts += [click(t + 20_000 + 3_000 * i, n) for i, n in enumerate(names)]
+    found = {tuple(t[4] for t in r.tokens): len(r.occurrences) for r in routines(dicts)}
+    assert found[("Add line", "Item", "Save line") * 2 + ("Submit claim",)] == 6
+    # The loop on its own is twice as frequent: a routine too (the whole holds < 80%).
+    assert found[("Add line", "Item", "Save line")] == 12
+
+
 def test_a_rare_longer_variant_does_not_hide_the_routine() -> None:
     dicts = history([0, 1, 2], 2)
     # Twice, the claim is followed by the same extra step: a variant, not the routine.

@@ -9,10 +9,10 @@ from actframes.routines.overhead import (
     injected_texts,
     median,
     quantile,
+    rederive_scaled,
     rederive_tokens,
     sensitivity,
     summary,
-    varied,
 )
 
 
@@ -72,16 +72,19 @@ def test_median_and_quantile() -> None:
     assert quantile(list(range(1, 11)), 10) == 1 and quantile(list(range(1, 11)), 90) == 9
 
 
-def test_varied_scales_one_parameter() -> None:
-    m = CostModel()
-    assert varied(m, "context", 200).context == 3000
-    assert varied(m, "screen", 50)[:2] == (960, 540)
-    assert varied(m, "history", 50)._replace(history=m.history) == m
+def test_scaled_rederive_is_exact() -> None:
+    m = CostModel(1000, 750, screenshots=1, context=100, history=10, reasoning=5)
+    assert rederive_scaled(4, m, "context", 100) == rederive_tokens(4, m)
+    # Half a screenshot per step: a screenshot every other step, not none.
+    assert rederive_scaled(4, m, "screenshots", 50) == 4 * (500 + 100 + 5) + 10 * 6
+    assert rederive_scaled(4, m, "history", 200) == 4 * 1105 + 20 * 6
+    assert rederive_scaled(1, m, "screen", 50) == image_tokens(500, 375) + 105
 
 
 def test_sensitivity_moves_the_right_way() -> None:
     rows = sensitivity([ROUTINE], CostModel(), len)
     by = {(r["param"], r["factor_pct"]): r for r in rows}
+    assert by[("screenshots", 50)]["value"] == "0.5"
     for p in ("screenshots", "context", "history", "reasoning"):
         lo, hi = by[(p, 50)], by[(p, 200)]
         assert lo["r_operational_median"] < hi["r_operational_median"]

@@ -20,6 +20,12 @@ from .helpers import DAY0, DAY_MS, click, navigate, stream, type_
         ("link", "Q3 plan", "Q3 plan"),  # short numbers are part of a name
         ("button", "  Submit \n claim ", "Submit claim"),
         ("button", "x" * 100, "x" * 79 + "…"),
+        ("link", r"\n Next\n", "Next"),  # line breaks stored as backslash-n
+        (
+            "cell",
+            "/*[name()='HTML']/*[name()='BODY'][1]/*[name()='TABLE'][1]/*[name()='TD'][2]",
+            "HTML[1]/BODY[1]/TABLE[1]/TD[2]",
+        ),
     ],
 )
 def test_normalise_name(role: str, name: str, expected: str) -> None:

@@ -16,10 +16,10 @@ pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="no shared corpora"
 # log → {part: (least precision %, least recall %)}: a few points under what they measure
 # today (the closing note has the exact figures), so a change for the worse fails.
 EXPECTED = {
-    "rpa-uilogs-leno/StudentRecord_segmented.csv": {"real": (90, 75)},
+    "rpa-uilogs-leno/StudentRecord_segmented.csv": {"real": (75, 70)},
     "rpa-uilogs-leno/Reimbursement_segmented.csv": {"real": (80, 95)},
-    "rpa-task-recognition-rebmann/L1.csv": {"real": (82, 85), "synthetic": (95, 20)},
-    "rpa-task-recognition-rebmann/L2.csv": {"real": (82, 85), "synthetic": (95, 15)},
+    "rpa-task-recognition-rebmann/L1.csv": {"real": (80, 85), "synthetic": (80, 25)},
+    "rpa-task-recognition-rebmann/L2.csv": {"real": (80, 85), "synthetic": (80, 20)},
 }
 
 

@@ -144,21 +144,22 @@ def score_labels(path: Path, corpus: Corpus, mined: Sequence[Any]) -> dict[str, 
         n = len(m.tokens)
         occ_labels = [[step_label(s, p + k) for k in range(n)] for s, p in m.occurrences]
         tasks = [lab[0] for labs in occ_labels for lab in labs if lab is not None]
-        if not tasks:
-            continue
-        task = sorted(Counter(tasks).items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        part = origin(task)
+        # A routine none of whose steps carry a label counts against precision too.
+        task = sorted(Counter(tasks).items(), key=lambda kv: (-kv[1], kv[0]))[0][0] if tasks else ""
+        part = origin(task) if task else "unlabelled"
         for (s, p), labs in zip(m.occurrences, occ_labels, strict=True):
-            known = [lab for lab in labs if lab is not None]
             covered.update((s, p + k) for k in range(n))
-            if not known:
-                continue
-            inst = sorted(Counter(known).items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-            good = sum(1 for lab in labs if lab == inst and lab[0] == task)
+            known = [lab for lab in labs if lab is not None]
+            inst = (
+                sorted(Counter(known).items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+                if known
+                else None
+            )
+            good = sum(1 for lab in labs if lab is not None and lab == inst and lab[0] == task)
             for key in (part, "all"):
                 bump(key, "occurrence_steps", n)
                 bump(key, "good_steps", good)
-            if inst[0] == task:
+            if inst is not None and inst[0] == task:
                 found_inst.add(inst)
     for task, _ in found_inst:
         bump(origin(task), "found")

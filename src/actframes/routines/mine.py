@@ -165,7 +165,7 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
                 if corpus.target_count(toks) >= rules.min_specific:
                     row[g] = toks
         cands.append(row)
-    maximal: set[tuple[int, ...]] = set()
+    maximal: dict[tuple[int, ...], int] = {}  # tokens -> gram id
     for i, cs in enumerate(cands):
         longer = cands[i + 1] if i + 1 < len(cands) else {}
         # The best support among the one-step-longer candidates extending each gram
@@ -179,17 +179,25 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
             n = len(_greedy(levels[i][g], i + 1))
             top = max(ext.get(g, 0), ext.get(t, 0))
             if top * 100 < n * MAXIMAL_SHARE_PCT:
-                maximal.add(t)
+                maximal[t] = g
     units: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for t in sorted(maximal):
         u = _unit(t, rules.min_length)
         if u in units:
             continue
-        occ = _occurrences(corpus, u)
+        # A unit is a prefix of its gram: its occurrences are its ancestor's.
+        g = maximal[t]
+        for _ in range(len(t) - len(u)):
+            g = grams.parent[g]
+        occ = _greedy(levels[len(u) - 1][g], len(u))
         if _passes(corpus, rules, u, occ):
             units[u] = occ
     # A routine inside another routine is not maximal; a cycle seen from several
     # starting points keeps the start that follows the longest usual pause.
+    having: dict[int, list[tuple[int, ...]]] = {}  # token -> units holding it
+    for v in units:
+        for tok in set(v):
+            having.setdefault(tok, []).append(v)
     kept = [
         u
         for u in units
@@ -197,7 +205,7 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
             len(v) > len(u)
             and len(units[v]) * 100 >= len(units[u]) * MAXIMAL_SHARE_PCT
             and _contains(v, u)
-            for v in units
+            for v in having[u[0]]
         )
     ]
     best: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -216,12 +224,15 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
 
 
 def _unit(g: tuple[int, ...], anchor: int) -> tuple[int, ...]:
-    """``g`` up to where its first ``anchor`` tokens come round again: back-to-back
-    repetitions of one routine make recurring sequences as long as the run, and the
-    routine is one repetition."""
+    """One repetition of ``g`` when ``g`` runs on into the next repetition: back-to-back
+    repetitions make recurring sequences as long as the run. ``g`` is cut where its
+    first ``anchor`` tokens come round again, provided that everything from there on
+    repeats steps the part before already has (the next repetition, perhaps a variant
+    of it); a sequence whose later part does something new (a loop of steps followed by
+    "Submit claim") is a routine as it is, inner loop and all."""
     head = g[:anchor]
     for i in range(1, len(g) - anchor + 1):
-        if g[i : i + anchor] == head:
+        if g[i : i + anchor] == head and set(g[i:]) <= set(g[:i]):
             return g[:i]
     return g
 

@@ -126,15 +126,28 @@ def _spread(xs: Sequence[float]) -> dict[str, float]:
     }
 
 
-def varied(m: CostModel, param: str, factor_pct: int) -> CostModel:
-    """``m`` with one parameter scaled by ``factor_pct``/100 (``screen`` scales both sides)."""
-
-    def f(v: int) -> int:
-        return max(0, v * factor_pct // 100)
-
+def rederive_scaled(n_steps: int, m: CostModel, param: str, factor_pct: int) -> float:
+    """``rederive_tokens`` with one parameter scaled by ``factor_pct``/100, exactly (half a
+    screenshot per step is a screenshot every other step; ``screen`` scales both sides)."""
+    f = factor_pct / 100
+    img = image_tokens(m.screen_w, m.screen_h)
+    shots, ctx, hist, rsn = m.screenshots, m.context, m.history, m.reasoning
     if param == "screen":
-        return m._replace(screen_w=f(m.screen_w), screen_h=f(m.screen_h))
-    return m._replace(**{param: f(getattr(m, param))})
+        img = image_tokens(m.screen_w * factor_pct // 100, m.screen_h * factor_pct // 100)
+    per = {
+        "screenshots": shots * f * img + ctx + rsn,
+        "context": shots * img + ctx * f + rsn,
+        "reasoning": shots * img + ctx + rsn * f,
+    }.get(param, shots * img + ctx + rsn)
+    h = hist * f if param == "history" else hist
+    return n_steps * per + h * n_steps * (n_steps - 1) / 2
+
+
+def _value(m: CostModel, param: str, factor_pct: int) -> str:
+    if param == "screen":
+        return f"{m.screen_w * factor_pct // 100}x{m.screen_h * factor_pct // 100}"
+    v = getattr(m, param) * factor_pct / 100
+    return f"{v:g}"
 
 
 def sensitivity(
@@ -148,14 +161,13 @@ def sensitivity(
     out = []
     for p in PARAMS:
         for fct in factors:
-            mm = varied(m, p, fct)
-            op = [rederive_tokens(n, mm) / a for n, a, _ in injected if a]
-            ce = [rederive_tokens(n, mm) / b for n, _, b in injected if b]
+            op = [rederive_scaled(n, m, p, fct) / a for n, a, _ in injected if a]
+            ce = [rederive_scaled(n, m, p, fct) / b for n, _, b in injected if b]
             out.append(
                 {
                     "param": p,
                     "factor_pct": fct,
-                    "value": f"{mm.screen_w}x{mm.screen_h}" if p == "screen" else getattr(mm, p),
+                    "value": _value(m, p, fct),
                     "r_operational_median": round(median(op), 1),
                     "r_ceiling_median": round(median(ce), 1),
                 }

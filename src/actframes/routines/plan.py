@@ -30,21 +30,24 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..compile.ranges import compact
+from ..entities.engine import looks_secret, param_denied
 from .mine import Corpus, Mined
 from .tokens import RStep
-from .urls import is_id_segment, split_url
+from .urls import is_id_segment
 
 POSITION_TOLERANCE_PX = 24
 # A navigation this soon after the step before it, every time, is that step's doing (a
 # submitted form, a followed link): replay waits for the page instead of opening it.
 CAUSED_MS = 3_000
 POSITION_SPREAD_PX = 48
+# Words that make a click destructive (it submits, sends, deletes, pays …), in any of
+# these forms; replay refuses such clicks without an explicit flag.
 DESTRUCTIVE = re.compile(
-    r"\b(submit|send|delete|remove|pay|purchase|buy|order|confirm|transfer|publish|post|"
-    r"approve|sign|checkout)\b",
+    r"\b(submit|send|delete|remove|pay|payment|purchase|buy|order|confirm|transfer|publish"
+    r"|post|approve|checkout)(s|ed|ing|ment|ments)?\b",
     re.I,
 )
 BROWSER = re.compile(r"chrom|firefox|edge|brave|safari|opera|vivaldi|\bweb\b|fiori", re.I)
@@ -102,7 +105,12 @@ def build_plan(
 ) -> Routine:
     """The routine document: id, title, counts, slots, guarded plan, script, evidence."""
     n = len(mined.tokens)
-    occ_steps: list[list[RStep]] = [list(corpus.segs[s][p : p + n]) for s, p in mined.occurrences]
+    # In time order (segments run device by device), so the first repetition gives the
+    # concrete values and the evidence reads forward.
+    occ_steps: list[list[RStep]] = sorted(
+        (list(corpus.segs[s][p : p + n]) for s, p in mined.occurrences),
+        key=lambda o: (o[0].t_ms, o[0].events, o[0].row or 0),
+    )
     first = occ_steps[0]
     slots = _Slots()
     plan: list[dict[str, Any]] = []
@@ -124,7 +132,7 @@ def build_plan(
                 step["caused"] = True
                 script.append(f"wait for {s0.page or 'the next page'}")
             else:
-                url = _url_with_slots(col, slots, i + 1, keep_query=True)
+                url = _url_with_slots(col, slots, i + 1)
                 step["url"] = url
                 script.append(f"open {url}")
             if s0.page:
@@ -136,8 +144,8 @@ def build_plan(
             step["target"] = {"role": s0.role, "name": name}
         if s0.op in ("type", "paste"):
             key = (s0.app, s0.role, name)
-            if prev_value == key:
-                slot = prev_slot
+            if prev_value == key and prev_slot.startswith("{"):
+                slot = prev_slot  # the same field again: the same value
             else:
                 slot = _value_slot(col, slots, i + 1, s0, include_text)
             prev_value, prev_slot = key, slot
@@ -161,7 +169,7 @@ def build_plan(
         script.append(_script_line(step))
     start_url = None
     if plan and plan[0]["op"] != "navigate" and first[0].url and is_browser(first[0].app):
-        start_url = _url_with_slots([o[0] for o in occ_steps], slots, 1, keep_query=True)
+        start_url = _url_with_slots([o[0] for o in occ_steps], slots, 1)
     apps = sorted({s.app for s in first if s.app})
     sites = sorted({s.page.split("/", 1)[0] for s in first if s.page})
     evidence = []
@@ -214,34 +222,51 @@ def _name_with_slots(col: Sequence[RStep], slots: _Slots, step: int) -> str:
     return out
 
 
-def _url_with_slots(col: Sequence[RStep], slots: _Slots, step: int, keep_query: bool) -> str:
+def _url_with_slots(col: Sequence[RStep], slots: _Slots, step: int) -> str:
+    """The first repetition's URL with what differs between repetitions as slots: id-like
+    path segments, query values (a parameter that may hold a secret is always a slot),
+    the fragment (hash routes). A URL that does not parse is kept as it was."""
     url = col[0].url or ""
-    parts = urlsplit(url)
-    got = split_url(url)
-    if got is None:
+    try:
+        parts = [urlsplit(u if "://" in u else "https://" + u) for u in (s.url or "" for s in col)]
+        if not parts[0].hostname:
+            return url
+    except ValueError:
         return url
-    segs = [s for s in parts.path.split("/") if s]
-    per_occ = []
-    for s in col:
-        g = split_url(s.url or "")
-        per_occ.append(g[1] if g else [])
+    p0 = parts[0]
+    segs_of = [[x for x in p.path.split("/") if x] for p in parts]
+    segs = segs_of[0]
     out = []
     for k, seg in enumerate(segs):
-        if not is_id_segment(seg):
-            out.append(seg)
-            continue
-        values = tuple(o[k] if k < len(o) else "" for o in per_occ)
-        if len(set(values)) == 1:
-            out.append(seg)
+        values = tuple(o[k] if k < len(o) else "" for o in segs_of)
+        if not is_id_segment(seg) or len(set(values)) == 1:
+            out.append(quote(seg, safe=":@!$&'()*+,;=-._~%"))
         else:
             base = _slug(segs[k - 1], "id") + "_id" if k else "id"
             out.append("{" + slots.get(("url", values), base, "url", step) + "}")
     path = "/" + "/".join(out) if out else "/"
-    query = ""
-    if keep_query and parts.query and all(urlsplit(s.url or "").query == parts.query for s in col):
-        query = "?" + parts.query
-    scheme = parts.scheme or "https"
-    return f"{scheme}://{parts.netloc}{path}{query}"
+    queries = [dict(parse_qsl(p.query, keep_blank_values=True)) for p in parts]
+    items = []
+    for key, value in parse_qsl(p0.query, keep_blank_values=True):
+        values = tuple(q.get(key, "") for q in queries)
+        secret = param_denied(key) or looks_secret(value)
+        if len(set(values)) == 1 and not secret:
+            items.append(f"{quote(key, safe='')}={quote(value, safe='')}")
+        else:
+            name = slots.get(("query", key, values), _slug(key, "param"), "url", step)
+            items.append(f"{quote(key, safe='')}={{{name}}}")
+    query = "?" + "&".join(items) if items else ""
+    frags = {p.fragment for p in parts}
+    fragment = ""
+    if p0.fragment and len(frags) == 1:
+        fragment = "#" + p0.fragment
+    elif p0.fragment:
+        fragment = (
+            "#{"
+            + slots.get(("fragment", tuple(p.fragment for p in parts)), "fragment", "url", step)
+            + "}"
+        )
+    return f"{p0.scheme}://{p0.netloc}{path}{query}{fragment}"
 
 
 def _value_slot(
@@ -281,7 +306,7 @@ def _title(first: Sequence[RStep], apps: Sequence[str]) -> str:
     )
     names: list[str] = []
     for s in first:
-        if s.specific and s.raw_name not in names:
-            names.append(s.raw_name)
+        if s.specific and s.name not in names:
+            names.append(s.name)
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
     return f"{where}: {shown} ({len(first)} steps)"

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from ..errors import SourceError, UsageError
 from .cdp import NAVIGATION_STARTS, Browser, CDPError
+from .plan import DESTRUCTIVE
 from .roles import canonical_role
 from .urls import url_template
 
@@ -45,12 +46,7 @@ MAX_CANDIDATES = 20
 # of its own so that e.g. "Knowledge base" is not a browser.
 _BROWSER_HINTS = ("chrom", "firefox", "brave", "safari", "opera", "vivaldi", "fiori", "web")
 _EDGE = re.compile(r"\b(ms)?edge\b", re.I)
-_DESTRUCTIVE = re.compile(
-    r"\b(submit|send|delete|remove|pay|purchase|buy|order|confirm|transfer|publish|approve"
-    r"|checkout)"
-    r"(s|ed|ing|ment|ments)?\b",
-    re.I,
-)
+_DESTRUCTIVE = DESTRUCTIVE  # one list of destructive words, the plan's
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _BROWSER_OPS = ("navigate", "click", "type", "paste")
 _TARGET_OPS = ("click", "type", "paste")
@@ -74,9 +70,9 @@ def is_browser_app(app: object) -> bool:
 
 
 def is_destructive(step: Mapping[str, Any]) -> bool:
-    """Marked so by the plan, or a click on a target whose name says so (submit, send,
-    delete, remove, pay, purchase, buy, order, confirm, transfer, publish, approve,
-    checkout)."""
+    """Marked so by the plan, or a click on a target whose name says so (``plan.DESTRUCTIVE``:
+    submit, send, delete, remove, pay, purchase, buy, order, confirm, transfer, publish,
+    post, approve, checkout, with -s/-ed/-ing/-ment forms)."""
     if step.get("destructive") is True:
         return True
     target = step.get("target")
@@ -182,6 +178,17 @@ def _used_slots(routine: Mapping[str, Any]) -> list[str]:
     for step in routine.get("plan") or []:
         if isinstance(step, dict):
             texts += [step.get("url"), step.get("value")]
+            # A slot in a target's name ("Order {number}") is filled before the element
+            # is looked up, on the steps replay acts on.
+            if step.get("op") in _TARGET_OPS and is_browser_app(step.get("app")):
+                target = step.get("target")
+                if isinstance(target, dict):
+                    texts.append(target.get("name"))
+                texts += [
+                    g.get("name")
+                    for g in step.get("guards") or []
+                    if isinstance(g, dict) and g.get("check") == "target"
+                ]
     used: set[str] = set()
     for t in texts:
         if isinstance(t, str):
@@ -208,7 +215,9 @@ def fill(text: str, slots: Mapping[str, str], *, in_url: bool = False) -> str:
     URL, so a value can never add path segments or a query)."""
 
     def sub(m: re.Match[str]) -> str:
-        value = slots[m.group(1)]
+        value = slots.get(m.group(1))
+        if value is None:  # check_slots has refused a missing slot: a literal brace
+            return m.group(0)
         return quote(value, safe="") if in_url else value
 
     return _SLOT.sub(sub, text)
@@ -250,7 +259,10 @@ def dry_run(
         entry: dict[str, Any] = {"n": step["n"], "op": op, "app": step.get("app")}
         if "target" in step:
             entry["target"] = step["target"]
-        target = _target_text(step.get("target"))
+        tgt = step.get("target")
+        if isinstance(tgt, dict) and isinstance(tgt.get("name"), str):
+            tgt = {**tgt, "name": fill(tgt["name"], slots)}
+        target = _target_text(tgt)
         if op == "navigate" and step.get("caused") is True:
             page = (step.get("expect_after") or {}).get("url") or "the next page"
             entry["action"] = f"wait for {page} (the previous step opens it)"
@@ -514,7 +526,7 @@ class _Replayer:
             elif check == "url":
                 self.check_url(g["template"])
             elif check == "target":
-                found = self.find_target(g["role"], g["name"])
+                found = self.find_target(g["role"], fill(g["name"], self.slots))
                 if node is not None and found != node:
                     raise _Stop("guard", "target", "two target guards name different elements")
                 node = found
@@ -534,7 +546,7 @@ class _Replayer:
 
     def step_target(self, step: Mapping[str, Any]) -> int:
         target = step["target"]
-        return self.find_target(target["role"], target["name"])
+        return self.find_target(target["role"], fill(target["name"], self.slots))
 
     # ---- actions
 

@@ -41,7 +41,10 @@ def window_of(zone: str, days: int | None, until: str | None) -> tuple[int, int]
     if until is None:
         raise UsageError("--until is needed with --days")
     last = day_window(until, zone)
-    first = Date.fromisoformat(last.day or until) - timedelta(days=days - 1)
+    try:
+        first = Date.fromisoformat(last.day or until) - timedelta(days=days - 1)
+    except OverflowError:
+        raise UsageError(f"--days {days} before {until} reaches before year 1") from None
     return day_window(first.isoformat(), zone).start_ms, last.end_ms
 
 

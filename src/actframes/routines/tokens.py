@@ -113,7 +113,8 @@ def short_xpath(name: str) -> str:
 
 
 def normalise_name(role: str, name: str) -> str:
-    name = " ".join(name.split())
+    # Some loggers store line breaks as the two characters backslash and n.
+    name = " ".join(name.replace("\\n", " ").replace("\\t", " ").split())
     if name.startswith("/") and "name()=" in name:
         name = short_xpath(name)
     if len(name) > MAX_NAME:

@@ -56,7 +56,8 @@ class StepDay(NamedTuple):
     actions: list[UIAction]
 
 
-# One intended action: (op, app, title, url, role, name, x, y, text)
+# One intended action: (op, app, title, url, role, name, x, y, text); op "landed" is a
+# page the previous action opened (a submitted form), "navigate" one the user opened.
 _Act = tuple[str, str, str, str | None, str | None, str | None, int | None, int | None, str | None]
 
 _FIRST = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fatma", "Goran", "Hana", "Ivo", "Jun", "Kemal"]
@@ -175,7 +176,7 @@ def _expense(rng: random.Random, s: _State) -> list[_Act]:
     s.claim += rng.randint(1, 9)
     u2 = f"https://expenses.acme.test/claims/{s.claim}"
     acts.append(
-        ("navigate", BROWSER, f"Claim {s.claim} – Expenses", u2, None, None, None, None, None)
+        ("landed", BROWSER, f"Claim {s.claim} – Expenses", u2, None, None, None, None, None)
     )
     return acts
 
@@ -243,7 +244,7 @@ def _deploy(rng: random.Random, s: _State) -> list[_Act]:
         ("click", BROWSER, t, u, "combo box", "Branch", 900, 380, None),
         ("click", BROWSER, t, u, "list item", "main", 900, 430, None),
         ("click", BROWSER, t, u, "push button", "Run", 1100, 560, None),
-        ("navigate", BROWSER, f"Pipeline #{s.pipeline} · CI", u2, None, None, None, None, None),
+        ("landed", BROWSER, f"Pipeline #{s.pipeline} · CI", u2, None, None, None, None, None),
     ]
 
 
@@ -462,8 +463,11 @@ def _day(rng: random.Random, st: _State, day: str, tz: str) -> list[UIAction]:
         if i == len(tasks) - 1:
             t = max(t, end)
         for op, app, title, url, role, name, x, y, text in task:
-            t += rng.randint(1500, 7000)
+            # A page the last click opened ("landed") shows within a second or so.
+            t += rng.randint(300, 1500) if op == "landed" else rng.randint(1500, 7000)
             acts.extend(_ui(op, app, title, url, role, name, x, y, text, t, rng))
+            if op == "type" and text:
+                t += 120 * len(text)  # the next action waits for the typing to end
         t += rng.randint(8_000, 90_000)
     return acts
 
@@ -483,7 +487,7 @@ def _ui(
 ) -> Iterator[UIAction]:
     jx = (x + rng.randint(-4, 4)) if x is not None else None
     jy = (y + rng.randint(-3, 3)) if y is not None else None
-    if op == "navigate":
+    if op in ("navigate", "landed"):
         yield UIAction(t, "navigate", app, title, url, None, None, None, None)
     elif op == "type":
         typed = text or ""

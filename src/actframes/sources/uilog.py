@@ -164,6 +164,10 @@ def _row(n: int, rec: dict[str, str | None]) -> UIRow | Rejected:
     app = None if app_raw.casefold() in CLIPBOARD_APPS else app_raw
     sheet_app = app is not None and app.casefold() in SPREADSHEETS
     role = _get(rec, "target.tagName", "target.type")
+    if role is not None and role.upper() == "INPUT":
+        # An input's kind is its type (a checkbox, a radio, a date): the tag alone says
+        # nothing about which control it is.
+        role = _get(rec, "target.type") or role
     name = _get(rec, "target.name", "target.innerText", "target.title", "target.id")
     if sheet_app:
         role = "cell" if _get(rec, "target.id") else ("sheet" if et == "selectWorksheet" else None)
