@@ -179,3 +179,74 @@ def test_navigate_only_targets_are_plain() -> None:
         "guards": [{"check": "app", "app": "Chromium"}],
         "expect_after": {"url": "x.test/a"},
     }
+
+
+def _nav_routine(urls: list[str]) -> dict:
+    dicts: list[dict] = []
+    for d, u in enumerate(urls):
+        t = DAY0 + d * DAY_MS
+        dicts += [
+            navigate(t, u),
+            click(t + 1000, "Alpha", url=u),
+            click(t + 2000, "Beta", url=u),
+        ]
+    return plan_of(dicts)
+
+
+def test_query_and_fragment_slots() -> None:
+    r = _nav_routine(
+        [
+            f"https://app.test/ui?view=list&id={100 + d}&token=s3cr3tvalue{d}#/claims/{d}"
+            for d in range(3)
+        ]
+    )
+    assert r["plan"][0]["url"] == "https://app.test/ui?view=list&id={id}&token={token}#{fragment}"
+    assert [(s["name"], s["kind"]) for s in r["slots"]] == [
+        ("id", "url"),
+        ("token", "url"),
+        ("fragment", "url"),
+    ]
+
+
+def test_a_secret_query_value_is_never_literal() -> None:
+    r = _nav_routine(["https://app.test/ui?token=abc&view=list"] * 3)
+    assert r["plan"][0]["url"] == "https://app.test/ui?token={token}&view=list"
+
+
+def test_scheme_less_and_unparsable_urls() -> None:
+    r = _nav_routine([f"app.example.test/claims/{1000 + d}/edit" for d in range(3)])
+    assert r["plan"][0]["url"] == "https://app.example.test/claims/{claims_id}/edit"
+    r = _nav_routine(["http://[::1/claims/1"] * 3)
+    assert r["plan"][0]["url"] == "http://[::1/claims/1"
+
+
+def test_a_literal_value_is_not_reused_for_the_next_typing() -> None:
+    dicts: list[dict] = []
+    for d, amount in enumerate(["10", "20", "30"]):
+        t = DAY0 + d * DAY_MS
+        dicts += [
+            click(t, "Alpha"),
+            click(t + 1000, "Amount", "entry"),
+            type_(t + 2000, "Amount", text="EUR "),
+            type_(t + 3000, "Amount", text=amount, id=t + 7, events=[t + 7]),
+        ]
+    r = plan_of(dicts, include_text=True)
+    values = [s.get("value") for s in r["plan"]]
+    assert values[2] == "EUR " and values[3] == "{amount}"
+
+
+def test_repetitions_are_in_time_order_across_devices() -> None:
+    from actframes.compile.document import Clock as _Clock
+
+    dicts_a: list[dict] = []
+    dicts_b: list[dict] = []
+    for d in range(3):
+        t = DAY0 + d * DAY_MS
+        run = [click(t, "Alpha"), click(t + 1000, "Beta"), click(t + 2000, "Gamma")]
+        (dicts_a if d != 1 else dicts_b).extend(run)
+    steps = stream(dicts_b, device="laptop") + stream(dicts_a, device="desktop")
+    corpus = Corpus(segments(sorted(steps, key=lambda s: (s.device, s.t_ms))))
+    (m,) = mine(corpus, Rules())
+    r = build_plan(m, corpus, _Clock("UTC").iso)
+    assert [e["day"] for e in r["evidence"]] == ["2026-03-08", "2026-03-09", "2026-03-10"]
+    assert r["first"] < r["last"]

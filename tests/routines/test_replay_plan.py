@@ -240,3 +240,38 @@ def test_load_plan(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(SourceError, match="cannot be read"):
         load_plan(binary, "R1")
+
+
+def test_slots_in_target_names_are_required_and_filled() -> None:
+    routine = {
+        "id": "R00000000aa",
+        "title": "open an order",
+        "length": 2,
+        "start_url": "https://shop.test/orders",
+        "slots": [{"name": "number", "step": 1, "kind": "number"}],
+        "plan": [
+            {
+                "n": 1,
+                "op": "click",
+                "app": "Chromium",
+                "target": {"role": "link", "name": "Order {number}"},
+                "guards": [
+                    {"check": "app", "app": "Chromium"},
+                    {"check": "target", "role": "link", "name": "Order {number}"},
+                ],
+            },
+            {
+                "n": 2,
+                "op": "copy",
+                "app": "Excel",
+                "target": {"role": "cell", "name": "B{row}"},
+                "guards": [{"check": "app", "app": "Excel"}],
+            },
+        ],
+        "script": [],
+    }
+    with pytest.raises(UsageError, match="number"):
+        check_slots(routine, {})
+    check_slots(routine, {"number": "10002"})  # {row} of a skipped Excel step is not needed
+    report = dry_run(routine, {"number": "10002"})
+    assert "Order 10002" in json.dumps(report, ensure_ascii=False)
