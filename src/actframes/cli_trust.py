@@ -144,11 +144,15 @@ def cache() -> None:
 
 @cache.command("clear")
 def cache_clear() -> None:
-    """Delete every cached document."""
+    """Delete every cached document (and the compiled regular expressions)."""
+    import shutil
+
     from .cache import DocCache, default_cache_dir
 
     root = default_cache_dir()
     n = DocCache(root).clear() if root else 0
+    if root:
+        shutil.rmtree(root / "rx", ignore_errors=True)
     _out(f"removed {n} cached document(s)\n")
 
 

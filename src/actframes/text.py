@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
+from . import recache
 
 # Zero-width, direction and byte-order marks some apps put in names (WhatsApp: U+200E).
 # ZWJ/ZWNJ (U+200C/D) are kept: they are part of emoji and of some scripts.
-_INVISIBLE = re.compile("[\u200b\u200e\u200f\u2060\ufeff]")
+_INVISIBLE = recache.compile("[\u200b\u200e\u200f\u2060\ufeff]")
 # C0/C1 control characters other than ordinary whitespace become a space.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_SPACES = re.compile(r"\s+")
+_CONTROL = recache.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SPACES = recache.compile(r"\s+")
 
 # Longest title kept; longer ones are cut (and marked) so one row cannot flood output.
 MAX_TITLE_CHARS = 300

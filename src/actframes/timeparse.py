@@ -7,22 +7,22 @@ compared as strings: every row is parsed to an instant first.
 
 from __future__ import annotations
 
-import re
-from calendar import timegm
 from datetime import UTC, datetime, timedelta
+
+from . import recache
 
 # Rows dated outside this range are rejected as implausible: the compiler never reads
 # the clock, so "a timestamp in the future" is one past this fixed horizon.
 MIN_TS_MS = 946_684_800_000  # 2000-01-01T00:00:00Z
 MAX_TS_MS = 4_102_444_800_000  # 2100-01-01T00:00:00Z
 
-_ISO = re.compile(
+_ISO = recache.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?"
     r"\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?\Z"
 )
 
 
-_BAD_OFFSET_MINUTES = re.compile(r"[+-]\d{2}:?[6-9]\d\Z")
+_BAD_OFFSET_MINUTES = recache.compile(r"[+-]\d{2}:?[6-9]\d\Z")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
 
@@ -76,6 +76,8 @@ def parse_iso_ms(text: str, *, naive_is_utc: bool = True) -> int:
         offset_min = sign * (oh * 60 + om)
     elif not tz and not naive_is_utc:
         raise TimestampError(f"timestamp has no UTC offset: {text[:40]!r}")
+    from calendar import timegm  # only here, off the common path: ~3 ms to import
+
     secs = timegm((year, month, day, hour, minute, second, 0, 0, 0)) - offset_min * 60
     return secs * 1000 + millis
 

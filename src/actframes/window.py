@@ -21,6 +21,8 @@ class WindowError(UsageError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Window:
+    """A half-open span [start_ms, end_ms) in zone ``tz``; ``day`` names a local day."""
+
     start_ms: int
     end_ms: int
     tz: str

@@ -13,6 +13,8 @@ MAX_FRAME_TITLES = 20  # distinct titles kept per frame (first seen first)
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The constants of compilation an option may override."""
+
     dwell_cap_ms: int = DWELL_CAP_MS
     session_gap_ms: int = SESSION_GAP_MS
     flicker_ms: int = FLICKER_MS

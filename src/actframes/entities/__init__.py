@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from .. import recache
 from .engine import CompiledRule, compile_rules, environment
 from .kinds import KINDS
 from .lazyre import LazyRe
@@ -143,7 +144,7 @@ def site_key(host: str) -> tuple[str | None, str]:
         if key in table:
             return key, ".".join(labels[:i])
     for pattern, key in HOST_ALIASES:
-        m = re.fullmatch(pattern, host)
+        m = recache.compile(pattern).fullmatch(host)
         if m is None:
             continue
         sub = m.groupdict().get("sub") or ""
@@ -176,15 +177,14 @@ def site_rules(key: str) -> tuple[CompiledRule, ...]:
 def _generic_rules() -> tuple[tuple[re.Pattern[str], CompiledRule], ...]:
     from .url_rules import GENERIC
 
-    return tuple((re.compile(h), compile_rules([r])[0]) for h, r in GENERIC)
+    return tuple((recache.compile(h), compile_rules([r])[0]) for h, r in GENERIC)
 
 
 @lru_cache(maxsize=1)
 def rules_digest() -> str:
     """A digest of every rule table: it changes whenever any rule does, so a cache of
     compiled documents can key on it (page references depend on the rules)."""
-    import hashlib
-
+    from ..fasthash import sha256
     from . import engine, title_rules, url_rules
 
     parts = (
@@ -194,4 +194,4 @@ def rules_digest() -> str:
         title_rules.FAMILY_PREFIXES, sorted(engine.DENY_PARAMS), engine.DENY_PARAM_PARTS,
         _AUTH_START.pattern, _AMP.pattern,
     )  # fmt: skip
-    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:16]
+    return sha256(repr(parts).encode("utf-8")).hexdigest()[:16]

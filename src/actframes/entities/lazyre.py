@@ -2,13 +2,16 @@
 
 The rule modules hold many patterns; compiling them all at import would cost every
 ``actframes`` command tens of milliseconds, used or not. A ``LazyRe`` compiles on its
-first match and behaves like the compiled pattern for the calls the rules make.
+first match (from the machine's cache of compiled patterns, ``recache``) and behaves like
+the compiled pattern for the calls the rules make.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+
+from .. import recache
 
 
 class LazyRe:
@@ -22,7 +25,7 @@ class LazyRe:
     @property
     def rx(self) -> re.Pattern[str]:
         if self._rx is None:
-            self._rx = re.compile(self.pattern, self.flags)
+            self._rx = recache.compile(self.pattern, self.flags)
         return self._rx
 
     def fullmatch(self, s: str) -> re.Match[str] | None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
+from .. import recache
 from .lazyre import LazyRe
 
 MAX_TITLE_ENTITY_CHARS = 120
@@ -581,7 +582,7 @@ def cue(pattern: str) -> str:
 def _prefix(family: str) -> re.Pattern[str] | None:
     p = FAMILY_PREFIXES.get(family)
     # Anchored: a counter in the middle of a title ("Inbox (3) - …") is text, not a prefix.
-    return re.compile(rf"^(?:{p})") if p else None
+    return recache.compile(rf"^(?:{p})") if p else None
 
 
 @lru_cache(maxsize=1024)
@@ -592,7 +593,7 @@ def app_family(app: str) -> str | None:
     if not name:
         return None
     for pattern, family in APP_FAMILIES:
-        if re.fullmatch(pattern, name):
+        if recache.compile(pattern).fullmatch(name):
             return family
     return None
 
