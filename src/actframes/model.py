@@ -76,6 +76,9 @@ class EventColumn:
     ts: list[int]  # ascending
     ids: list[int]
     counts: list[int] | None = None  # None when every event counts once
+    # (ids, instants) exactly as ",".join(map(str, ...)) of the lists gives them, when the
+    # reader has that text already (SQL's group_concat): the digest then need not make it.
+    text: tuple[str, str] | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.ts)

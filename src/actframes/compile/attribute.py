@@ -6,6 +6,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress, count, islice
+from operator import attrgetter, ne
 
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
 from .pieces import Piece, Row
@@ -21,6 +23,8 @@ INPUT_FIELDS: dict[str, str] = {
 
 @dataclass(slots=True)
 class Unattributed:
+    """Input events no frame or interruption took, and the count of events in the window."""
+
     input: dict[str, int] = field(default_factory=dict)
     event_ids: list[int] = field(default_factory=list)
     in_window: int = 0  # every event whose time is in the window
@@ -52,6 +56,9 @@ class Unattributed:
         for e in moved:
             name = INPUT_FIELDS[e.kind]
             self.input[name] = self.input.get(name, 0) - e.count
+
+
+_OWNER = attrgetter("owner")
 
 
 class _Holds:
@@ -139,26 +146,40 @@ def segments(rows: Sequence[Row]) -> list[tuple[int, int, Piece]]:
     to the next row; a row that holds no time still holds its own instant t, as
     [t, t + 1), unless a later row starts at that same instant and shadows it."""
     segs: list[tuple[int, int, Piece]] = []
-    n = len(rows)
-    for k in range(n):
-        r = rows[k]
-        start, owner = r.start_ms, r.owner
+
+    def add(lo: int, hi: int, owner: Piece) -> None:
+        if segs and segs[-1][2] is owner and segs[-1][1] == lo:
+            segs[-1] = (segs[-1][0], hi, owner)
+        else:
+            segs.append((lo, hi, owner))
+
+    # Work per run of consecutive rows of one piece, not per row: inside a run each row
+    # but the last holds [its start, the next row's start) (or nothing, when the next
+    # row starts at the same instant), so together they hold [first start, last start).
+    # Runs end where the owner changes (by identity), found in C over the whole stream.
+    if not rows:
+        return segs
+    owners = list(map(id, map(_OWNER, rows)))
+    ends = [*compress(count(1), map(ne, owners, islice(owners, 1, None))), len(rows)]
+    begin = 0
+    for k, end in enumerate(ends):
+        first, last = rows[begin], rows[end - 1]
+        begin = end
+        owner = last.owner
         assert owner is not None
-        nxt_row = rows[k + 1] if k + 1 < n else None
-        nxt = nxt_row.start_ms if nxt_row is not None else None
+        if last.start_ms > first.start_ms:
+            add(first.start_ms, last.start_ms, owner)
+        # The run's last row: the next row, if any, belongs to another piece.
+        start = last.start_ms
+        nxt = rows[end].start_ms if k + 1 < len(ends) else None
         if nxt == start:
             continue
-        hi = r.end_ms
-        if nxt_row is not None and nxt_row.owner is owner and nxt is not None and nxt > hi:
-            hi = nxt
+        hi = last.end_ms
         if hi <= start:
             hi = start + 1
         if nxt is not None and hi > nxt:
             hi = nxt
-        if segs and segs[-1][2] is owner and segs[-1][1] == start:
-            segs[-1] = (segs[-1][0], hi, owner)
-        else:
-            segs.append((start, hi, owner))
+        add(start, hi, owner)
     return segs
 
 

@@ -28,6 +28,8 @@ Doc = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Hidden:
+    """Frames a filter hid: how many, their active time, and the filter."""
+
     frames: int
     active_s: int
     reason: dict[str, Any]
@@ -51,13 +53,16 @@ def input_obj(counts: dict[str, int]) -> dict[str, int]:
 def titles(rows: Sequence[Row]) -> list[str]:
     """Distinct titles, first seen first, with the browser's own suffix taken off."""
     seen: dict[str, None] = {}
-    last: tuple[str, str] | None = None
+    last_app: object = seen  # no app or title is this object: the first row is looked at
+    last_title: object = seen
     for r in rows:
-        shown = (r.snap.app, r.snap.title)
-        if shown == last:  # heartbeats repeat the row before
+        app, title = r.snap[2], r.snap[3]
+        # Heartbeats repeat the row before, as the very same strings from the reader; a
+        # row taken as new when it is not only finds its title seen already.
+        if app is last_app and title is last_title:
             continue
-        last = shown
-        t = clean_title(r.snap.app, r.snap.title)
+        last_app, last_title = app, title
+        t = clean_title(app, title)
         if t and t not in seen:
             seen[t] = None
             if len(seen) >= MAX_FRAME_TITLES:
@@ -74,14 +79,16 @@ def views(rows: Sequence[Row]) -> Views:
     neither start nor end a view, so A, B, A counts A twice and B once."""
     seen: Views = {}
     prev: tuple[str, str] | None = None
-    last: tuple[str, str, str | None] | None = None
     ref: tuple[str, str] | None = None
+    last: tuple[object, object, object] = (seen, seen, seen)  # matches no row
     for r in rows:
         s = r.snap
-        shown = (s.app, s.title, s.url)
-        if shown != last:  # heartbeats repeat the row before: same reference
-            ref = row_ref(s.app, s.title, s.url)
-            last = shown
+        app, title, url = s[2], s[3], s[4]
+        # Heartbeats repeat the row before (the same strings, from the reader): the same
+        # reference. Looking a row up again when it is not new gives its reference again.
+        if app is not last[0] or title is not last[1] or url is not last[2]:
+            ref = row_ref(app, title, url)
+            last = (app, title, url)
         if ref is None:
             continue
         if ref != prev:

@@ -11,6 +11,8 @@ from .pieces import Piece
 
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
+    """One (app, site): its exact and rounded active time, keys and clicks."""
+
     app: str
     site: str | None
     active_ms: int

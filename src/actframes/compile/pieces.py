@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ..model import Snapshot
+
+_CREDIT = attrgetter("credit_ms")
 
 
 @dataclass(slots=True)
@@ -58,7 +61,7 @@ class Piece:
 
     @property
     def credit_ms(self) -> int:
-        return sum(r.credit_ms for r in self.rows)
+        return sum(map(_CREDIT, self.rows))  # summed in C: a day has tens of thousands of rows
 
     @property
     def id(self) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
-from ..model import Capture, Span
+from ..model import Capture, Snapshot, Span
 from ..window import Window
 from .attribute import Unattributed, attribute
 from .constants import Rules
@@ -17,6 +18,8 @@ from .pieces import Piece, Row, claim_rows
 from .place import AwayClock, merge_spans, place_stream, streams
 from .provenance import capture_digest, constants
 from .sessionize import sessionize
+
+_DUR = itemgetter(6)  # Snapshot.dur_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +37,14 @@ def compile_capture(
     opts = options or Options()
     rules = opts.rules
     away = AwayClock(cap.afk)
-    interval = cap.interval or any(s.dur_ms is not None for s in cap.snapshots)
+    snaps = cap.snapshots
+    interval = cap.interval or list(map(_DUR, snaps)).count(None) < len(snaps)
 
     by_stream: dict[str, list[Piece]] = {}
     rows_by_stream: dict[str, list[Row]] = {}
     placed: list[Row] = []
-    for device, stream in streams(cap.snapshots).items():
+    by_device = streams(cap.snapshots)
+    for device, stream in by_device.items():
         rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
         if not rows:
             continue
@@ -57,7 +62,7 @@ def compile_capture(
     unattributed = attribute(
         rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs
     )
-    reattributed = _reattribute(cap, rows_by_stream, unattributed, window, segs)
+    reattributed = _reattribute(cap, by_device, rows_by_stream, unattributed, window, segs)
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -85,7 +90,8 @@ def compile_capture(
         events_in_window=unattributed.in_window,
         unattributed=unattributed,
         interval=interval,
-        digest=digest or capture_digest(cap),
+        # The streams are the snapshots in the digest's order already: no second sort.
+        digest=digest or capture_digest(cap, [s for st in by_device.values() for s in st]),
         reattributed=reattributed,
         compiled=compiled_obj(opts),
     )
@@ -93,6 +99,7 @@ def compile_capture(
 
 def _reattribute(
     cap: Capture,
+    by_device: dict[str, list[Snapshot]],
     rows_by_stream: dict[str, list[Row]],
     un: Unattributed,
     window: Window,
@@ -107,7 +114,7 @@ def _reattribute(
     pending = un.events()
     if not pending:
         return {"events": 0, "keys": 0, "clicks": 0, "left_unattributed": 0}
-    fixed, report = reattribute(cap.snapshots, pending)
+    fixed, report = reattribute(cap.snapshots, pending, by_device)
     moved = [e for e in fixed if e.event_id in report.moved]
     if moved:
         un.forget([e for e in pending if e.event_id in report.moved])
@@ -137,9 +144,11 @@ def coverage_gaps(rows: Sequence[Row], session_gap_ms: int, several: bool = True
     reach: int | None = None
     ordered = sorted(rows, key=lambda r: (r.start_ms, r.snap.row_id)) if several else rows
     for r in ordered:
-        if reach is not None and r.start_ms - reach > session_gap_ms:
-            gaps.append(Span(reach, r.start_ms))
-        reach = r.end_ms if reach is None else max(reach, r.end_ms)
+        start, end = r.start_ms, r.end_ms
+        if reach is not None and start - reach > session_gap_ms:
+            gaps.append(Span(reach, start))
+        if reach is None or end > reach:  # max(), without its call
+            reach = end
     return gaps
 
 

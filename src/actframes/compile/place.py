@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import islice
 from operator import itemgetter
 
 from ..model import Snapshot, Span
@@ -14,10 +15,14 @@ from .pieces import Row
 from .site import site_of
 
 _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
+_TIME, _DEVICE = itemgetter(1), itemgetter(5)
 
 
 def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
     """Rows grouped by device, each sorted by (time, row id) — never by input order."""
+    devices = set(map(_DEVICE, snaps))
+    if len(devices) == 1:  # one stream, the usual case: no grouping row by row
+        return {devices.pop(): sorted(snaps, key=_TIME_THEN_ID)}
     out: dict[str, list[Snapshot]] = {}
     for s in snaps:
         out.setdefault(s.device, []).append(s)
@@ -65,14 +70,21 @@ def place_stream(
     stream: Sequence[Snapshot], win_start: int, win_end: int, away: AwayClock, rules: Rules
 ) -> list[Row]:
     rows: list[Row] = []
-    n = len(stream)
+    append = rows.append
     cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
     overlap = away.overlap if away.any else None
     keys: dict[tuple[str, str | None], tuple[str, str | None]] = {}
-    for i, s in enumerate(stream):
-        ts = s.ts_ms
-        nxt = stream[i + 1].ts_ms if i + 1 < n else None
-        if s.dur_ms is None:
+    # (site, context key) per (app, URL): a day repeats a few hundred of them, and
+    # heartbeats repeat the row before (the same string objects, from the reader).
+    shown: dict[tuple[str, str | None], tuple[str | None, tuple[str, str | None]]] = {}
+    last_app: object = shown  # no app or URL is this object: the first row looks up
+    last_url: object = shown
+    got: tuple[str | None, tuple[str, str | None]] = (None, ("", None))
+    nexts: list[int | None] = list(map(_TIME, islice(stream, 1, None)))
+    nexts.append(None)
+    for s, nxt in zip(stream, nexts, strict=True):
+        ts, dur = s[1], s[6]  # ts_ms, dur_ms (by index: named access costs per row)
+        if dur is None:
             # Point source: the row holds the time to the next row, capped (dwell).
             if nxt is None:
                 gap_after, hold_end = False, ts
@@ -82,7 +94,7 @@ def place_stream(
                 hold_end = ts if gap_after else ts + (gap if gap < cap_ms else cap_ms)
         else:
             # Interval source: the observed span, cut where the next observation begins.
-            raw_end = ts + max(s.dur_ms, 0)
+            raw_end = ts + max(dur, 0)
             hold_end = raw_end if nxt is None else max(min(raw_end, nxt), ts)
             gap_after = nxt is not None and nxt - raw_end > gap_ms
         if ts >= win_end or (ts < win_start and hold_end <= win_start):
@@ -92,7 +104,12 @@ def place_stream(
         if end < start:
             end = start
         credit = end - start if overlap is None else end - start - overlap(start, end)
-        site = site_of(s.url) if s.url else None
-        key = keys.setdefault((s.app, site), (s.app, site))
-        rows.append(Row(s, site, start, end, credit, gap_after, key))
+        app, url = s[2], s[4]
+        if app is not last_app or url is not last_url:
+            found = shown.get((app, url))
+            if found is None:
+                site = site_of(url) if url else None
+                found = shown[(app, url)] = (site, keys.setdefault((app, site), (app, site)))
+            got, last_app, last_url = found, app, url
+        append(Row(s, got[0], start, end, credit, gap_after, got[1]))
     return rows

@@ -3,7 +3,9 @@ group back as comma-joined ids and instants; this turns the groups into columns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
+from operator import lt
 from typing import Any
 
 from ..model import EventColumn
@@ -14,26 +16,44 @@ class DuplicateIds(Exception):
     """Two events share an id: the caller falls back to reading events one by one."""
 
 
+class UnplacedRows(Exception):
+    """A group holds rows without an id or an instant: the caller reads one by one."""
+
+
 def columns_from_groups(
-    groups: Iterable[tuple[Any, ...]], kind_of: Callable[[str], str | None]
+    groups: Iterable[tuple[Any, ...]],
+    kind_of: Callable[[str], str | None],
+    sizes: Sequence[int] | None = None,
+    exact_text: bool = False,
+    unique_ids: bool = False,
 ) -> list[EventColumn]:
-    """Rows of (type, app, device, ids, instants, counts-or-None), comma-joined."""
+    """Rows of (type, app, device, ids, instants, counts-or-None), comma-joined, in any
+    order within a group. ``sizes``, when given, is each group's number of rows: a group
+    whose ids or instants are fewer (group_concat skips NULLs) raises UnplacedRows.
+    ``exact_text``: every id and instant is an integer written the way ``str`` writes it
+    (SQL integers are), so a column made of one group in its order keeps the text.
+    ``unique_ids``: the store's key guarantees distinct ids; they are not checked again."""
     merged: dict[
-        tuple[str, str | None, str | None], list[tuple[list[int], list[int], list[int] | None]]
+        tuple[str, str | None, str | None],
+        list[tuple[list[int], list[int], list[int] | None, tuple[str, str]]],
     ] = {}
     total = 0
-    for etype, app_raw, dev_raw, ids_text, ts_text, counts_text in groups:
+    for g, (etype, app_raw, dev_raw, ids_text, ts_text, counts_text) in enumerate(groups):
+        if sizes is not None and (ids_text is None or ts_text is None):
+            raise UnplacedRows()
         kind = kind_of(etype) if isinstance(etype, str) else None
         if kind is None or not ids_text:
             continue
         ids = list(map(int, str(ids_text).split(",")))
         ts = list(map(int, str(ts_text).split(",")))
+        if sizes is not None and not len(ids) == len(ts) == sizes[g]:
+            raise UnplacedRows()
         counts = list(map(int, str(counts_text).split(","))) if counts_text else None
         if counts is not None and all(n == 1 for n in counts):
             counts = None
         total += len(ids)
         key = (kind, clean_name(app_raw) or None, dev_raw or None)
-        merged.setdefault(key, []).append((ids, ts, counts))
+        merged.setdefault(key, []).append((ids, ts, counts, (str(ids_text), str(ts_text))))
     out = []
     all_ids: set[int] = set()
     for (kind, app, dev), parts in merged.items():
@@ -42,14 +62,18 @@ def columns_from_groups(
         counts = None
         if any(p[2] is not None for p in parts):
             counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
-        # SQL hands each group over in (time, id) order; merged groups are sorted again.
-        if len(parts) > 1 or ts != sorted(ts):
+        text = parts[0][3] if exact_text and len(parts) == 1 else None
+        # Groups usually come in time order already; a column whose instants do not
+        # strictly increase (merged groups, ties, rows out of order) is sorted by (time, id).
+        if not all(map(lt, ts, islice(ts, 1, None))):
             order = sorted(range(len(ts)), key=lambda k: (ts[k], ids[k]))
             ids, ts = [ids[k] for k in order], [ts[k] for k in order]
             if counts is not None:
                 counts = [counts[k] for k in order]
-        all_ids.update(ids)
-        out.append(EventColumn(kind, app, dev, ts, ids, counts))
-    if len(all_ids) != total:
+            text = None
+        if not unique_ids:
+            all_ids.update(ids)
+        out.append(EventColumn(kind, app, dev, ts, ids, counts, text))
+    if not unique_ids and len(all_ids) != total:
         raise DuplicateIds()
     return out

@@ -61,6 +61,18 @@ def table_columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {str(r[1]) for r in conn.execute(f"PRAGMA table_info({quote_ident(table)})")}
 
 
+def rowid_alias(conn: sqlite3.Connection, table: str, column: str = "id") -> bool:
+    """Whether ``column`` is the table's INTEGER PRIMARY KEY, an alias of the rowid: SQLite
+    then keeps every value a distinct integer, so a reader need not check ids row by row.
+    (A WITHOUT ROWID table, or a key declared INTEGER PRIMARY KEY DESC, is not an alias
+    and keeps its key in an index of origin 'pk'.)"""
+    q = quote_ident(table)
+    pk = [r for r in conn.execute(f"PRAGMA table_info({q})") if r[5]]
+    if len(pk) != 1 or pk[0][1] != column or str(pk[0][2]).upper() != "INTEGER":
+        return False
+    return not any(r[3] == "pk" for r in conn.execute(f"PRAGMA index_list({q})"))
+
+
 def tables(conn: sqlite3.Connection) -> set[str]:
     return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from ..errors import SourceError
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent, Rejected, Snapshot
 from ..text import clean_name
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._columns import DuplicateIds, columns_from_groups
+from ..timeparse import MAX_TS_MS, MIN_TS_MS, _days_in_month
+from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import Names, first_of_each_id, parse_ts
-from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
+from .base import READ_MARGIN_MS, connect_ro, fetch, rowid_alias, table_columns, tables
 
 # Stored event types and the input kind each counts as. Others (mouse moves, focus
 # changes, typed-text runs) are not input counts: typed text is content, and keys come
@@ -43,6 +45,7 @@ EVENT_KINDS: dict[str, str] = {
     "paste": PASTE,
 }
 
+_SHOWN = itemgetter(2, 3, 4, 5)  # stored app, title, URL, device of a frames row
 # Slack around the window for the date-prefix pre-filter: UTC offsets reach ±14 h.
 _PREFILTER_SLACK = timedelta(days=2)
 # Date-prefix bounds just inside the plausible range: anything outside is read as odd.
@@ -69,16 +72,19 @@ class ScreenpipeSource:
         self._ecols = table_columns(self._conn, "ui_events") if "ui_events" in present else set()
         if self._ecols and not {"id", "timestamp", "event_type"} <= self._ecols:
             self._ecols = set()  # an events table we cannot read is treated as absent
+        # Tables keyed by INTEGER PRIMARY KEY (screenpipe's own) hold distinct integer ids.
+        self._frame_ids_ok = rowid_alias(self._conn, "frames")
+        self._event_ids_ok = bool(self._ecols) and rowid_alias(self._conn, "ui_events")
 
     def close(self) -> None:
         self._conn.close()
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
-        lo, hi, dates = _date_bounds(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+        lo, hi = _date_bounds(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         cap = Capture(
             kind=self.kind, has_input=bool(self._ecols), has_urls="browser_url" in self._fcols
         )
-        ms = _ms_expr(dates)
+        ms = _ms_expr(lo, hi)
         try:
             self._read_frames(cap, lo, hi, ms)
             if self._ecols:
@@ -90,14 +96,14 @@ class ScreenpipeSource:
     def _odd_rows(self, table: str, cols: str, lo: str, hi: str, where: str) -> list[Any]:
         """Rows that can never be placed in a day (no date shape, dated out of range): read
         for every window, so each document reports them."""
-        # The cheap range test comes first, so rows of the window's own days stop there.
-        q = (
-            f"SELECT {cols} FROM {table}"
-            " WHERE (timestamp IS NULL OR NOT (timestamp >= ? AND timestamp < ?))"
-            f" AND (timestamp IS NULL OR timestamp < ? OR timestamp >= ?"
-            f" OR timestamp {_NOT_DATE_SHAPED}){where}"
-        )
-        return fetch(self._conn, q, (lo, hi, _RANGE_LO, _RANGE_HI))
+        # Rows outside [lo, hi) in three disjoint parts (NULL, below, from hi on), each a
+        # range of the timestamp index where there is one: the window's own days, most
+        # of a store's rows near a day, are never visited.
+        odd = f"(timestamp < ? OR timestamp >= ? OR timestamp {_NOT_DATE_SHAPED})"
+        parts = ("timestamp IS NULL", f"timestamp < ? AND {odd}", f"timestamp >= ? AND {odd}")
+        q = " UNION ALL ".join(f"SELECT {cols} FROM {table} WHERE {p}{where}" for p in parts)
+        bounds = (_RANGE_LO, _RANGE_HI)
+        return fetch(self._conn, q, (lo, *bounds, hi, *bounds))
 
     def _read_frames(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
         opt = ", ".join(
@@ -108,59 +114,75 @@ class ScreenpipeSource:
                 ("device_name", "dev"),
             )
         )
-        # LIMIT -1 keeps the subquery whole, so each instant is computed once; the text
-        # comes back only for rows SQLite could not parse.
+        # The instant, or the stored text where SQLite could not parse it (rows of the
+        # date range always hold text, see _instant_or_text).
         q = (
-            f"SELECT id, ms, CASE WHEN ms IS NULL THEN ts END, app, title, url, dev FROM ("
-            f"SELECT id, timestamp AS ts, {ms} AS ms, app_name AS app, {opt}"
-            " FROM frames WHERE timestamp >= ? AND timestamp < ? LIMIT -1)"
+            f"SELECT id, {_instant_or_text(ms)}, app_name, {opt}"
+            " FROM frames WHERE timestamp >= ? AND timestamp < ?"
         )
         rows = fetch(self._conn, q, (lo, hi))
-        rows += self._odd_rows("frames", f"id, NULL, timestamp, app_name, {opt}", lo, hi, "")
+        odd = self._odd_rows("frames", f"id, timestamp, app_name, {opt}", lo, hi, "")
+        for rid, ts_raw, *rest in odd:
+            placed = _instant(rid, None, ts_raw, "frames", cap)
+            if placed is not None:
+                rows.append((rid, placed, *rest))
         names = Names()
-        urls: dict[object, str | None] = {}
         snaps: list[Snapshot] = []
-        for rid, ts, ts_raw, app_raw, title_raw, url_raw, dev_raw in rows:
-            if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:
-                placed = _instant(rid, ts, ts_raw, "frames", cap)
-                if placed is None:
-                    continue
-                ts = placed
+        append, new = snaps.append, tuple.__new__
+        # Runs of rows with the same stored app, title, URL and device (heartbeats), found
+        # in C: names are cleaned per run, and each row only gets its id and instant.
+        for (app_raw, title_raw, url_raw, dev_raw), run in groupby(rows, key=_SHOWN):
             app = names.app(app_raw)
-            if not app:
-                cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
-                continue
-            url = urls.get(url_raw, "")
-            if url == "":
-                url = urls[url_raw] = url_raw.strip() or None if isinstance(url_raw, str) else None
+            url = url_raw.strip() or None if isinstance(url_raw, str) else None
             device = dev_raw if type(dev_raw) is str else ""
-            snaps.append(Snapshot(rid, ts, app, names.title(title_raw), url, device))
-        cap.snapshots, dropped = first_of_each_id(snaps, "frames")
-        cap.rejected.extend(dropped)
+            shown = (app, names.title(title_raw), url, device, None)
+            for row in run:
+                rid, ts = row[0], row[1]
+                if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:
+                    placed = _instant(rid, *_split(ts), "frames", cap)
+                    if placed is None:
+                        continue
+                    ts = placed
+                if not app:
+                    cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
+                    continue
+                append(new(Snapshot, (rid, ts) + shown))  # noqa: RUF005 - faster than *shown
+        if self._frame_ids_ok:  # distinct by the table's own key
+            cap.snapshots = snaps
+        else:
+            cap.snapshots, dropped = first_of_each_id(snaps, "frames")
+            cap.rejected.extend(dropped)
 
     def _read_events(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
         """In bulk when every row is clean; row by row when some row needs a report."""
         app = "app_name" if "app_name" in self._ecols else "NULL"
         dev = "device_name" if "device_name" in self._ecols else "NULL"
         types = ",".join(f"'{t}'" for t in EVENT_KINDS)
-        # LIMIT -1 keeps the subquery whole, so each instant is computed once.
+        # Each instant is computed once, and no row is sorted in SQL: group_concat skips
+        # the NULL instants of rows SQLite could not parse (the counts then differ), and
+        # columns_from_groups puts each column in (time, id) order.
+        integer_ids = "1" if self._event_ids_ok else "min(typeof(id) = 'integer')"
         q = (
-            "SELECT ms IS NOT NULL AND typeof(id) = 'integer', et, app, dev,"
-            " group_concat(id), group_concat(ms), NULL FROM ("
-            f"SELECT id, {ms} AS ms, event_type AS et, {app} AS app, {dev} AS dev"
-            " FROM ui_events WHERE timestamp >= ? AND timestamp < ?"
-            f" AND event_type COLLATE NOCASE IN ({types}) ORDER BY ms, id LIMIT -1)"
-            " GROUP BY 1, et, app, dev"
+            f"SELECT {integer_ids}, count(*), event_type, {app}, {dev},"
+            f" group_concat(id), group_concat({ms}) FROM ui_events"
+            " WHERE timestamp >= ? AND timestamp < ?"
+            f" AND event_type COLLATE NOCASE IN ({types}) GROUP BY event_type, {app}, {dev}"
         )
         groups = fetch(self._conn, q, (lo, hi))
         odd = self._odd_rows(
             "ui_events", "id", lo, hi, f" AND event_type COLLATE NOCASE IN ({types})"
         )
-        if not odd and all(g[0] for g in groups):
+        if not odd and all(g[0] == 1 for g in groups):
             try:
-                cap.event_columns = columns_from_groups((g[1:] for g in groups), _kind_of)
+                cap.event_columns = columns_from_groups(
+                    ((*g[2:], None) for g in groups),
+                    _kind_of,
+                    sizes=[g[1] for g in groups],
+                    exact_text=True,  # integer ids (checked above) and instants
+                    unique_ids=self._event_ids_ok,
+                )
                 return
-            except DuplicateIds:
+            except (DuplicateIds, UnplacedRows):
                 pass
         self._read_events_rowwise(cap, lo, hi, ms)
 
@@ -170,25 +192,25 @@ class ScreenpipeSource:
         # Only the counted types are read: stores hold far more mouse moves than clicks.
         types = ",".join(f"'{t}'" for t in EVENT_KINDS)
         counted = f" AND event_type COLLATE NOCASE IN ({types})"
-        # The subquery (kept whole by LIMIT -1) computes each instant once; the text comes
-        # back only for the rows SQLite could not parse.
         q = (
-            f"SELECT id, ms, CASE WHEN ms IS NULL THEN ts END, et, app, dev FROM ("
-            f"SELECT id, timestamp AS ts, {ms} AS ms, event_type AS et, {app} AS app,"
-            f" {dev} AS dev FROM ui_events WHERE timestamp >= ? AND timestamp < ?{counted}"
-            " LIMIT -1)"
+            f"SELECT id, {_instant_or_text(ms)}, event_type, {app}, {dev} FROM ui_events"
+            f" WHERE timestamp >= ? AND timestamp < ?{counted}"
         )
         rows = fetch(self._conn, q, (lo, hi))
-        rows += self._odd_rows(
-            "ui_events", f"id, NULL, timestamp, event_type, {app}, {dev}", lo, hi, counted
+        odd = self._odd_rows(
+            "ui_events", f"id, timestamp, event_type, {app}, {dev}", lo, hi, counted
         )
+        for rid, ts_raw, *rest in odd:
+            placed = _instant(rid, None, ts_raw, "ui_events", cap)
+            if placed is not None:
+                rows.append((rid, placed, *rest))
         events: list[InputEvent] = []
         apps: dict[object, str | None] = {}
         kinds: dict[object, str | None] = {}
-        for rid, ts, ts_raw, kind_raw, app_raw, dev_raw in rows:
+        for rid, ts, kind_raw, app_raw, dev_raw in rows:
             # The common row (integer id, an instant SQLite parsed) takes the short path.
             if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:
-                placed = _instant(rid, ts, ts_raw, "ui_events", cap)
+                placed = _instant(rid, *_split(ts), "ui_events", cap)
                 if placed is None:
                     continue
                 ts = placed
@@ -223,23 +245,49 @@ def _instant(rid: object, ts_sql: object, ts_raw: object, table: str, cap: Captu
     return ts
 
 
-def _ms_expr(dates: list[str]) -> str:
-    """Milliseconds for rows SQLite may parse (strict shape, a real date in the read
-    range), else NULL. SQLite would roll 2026-02-30 over into March: listing the real
-    dates keeps impossible ones for Python, which rejects them."""
-    listed = ",".join(f"'{d}'" for d in dates)
-    valid = (
-        f"substr(timestamp, 11, 1) IN ('T', ' ') AND substr(timestamp, 12, 2) < '24'"
-        f" AND substr(timestamp, 1, 10) IN ({listed})"
-    )
+def _ms_expr(lo: str, hi: str) -> str:
+    """Milliseconds for rows SQLite may parse (strict shape, a real date), else NULL.
+
+    Only rows whose text lies in [lo, hi) are read, and julianday() accepts a date only
+    as YYYY-MM-DD with month 01-12 and day 01-31; so the one kind of date it accepts that
+    is not real is a day past the end of its month (2026-02-30, which it would roll over
+    into March). Those few strings in [lo, hi), if any, are left to Python, which rejects
+    them: the same rows as listing every real date in the range, tested per row for less.
+    """
+    valid = "substr(timestamp, 11, 1) IN ('T', ' ') AND substr(timestamp, 12, 2) < '24'"
+    unreal = _unreal_dates(lo, hi)
+    if unreal:
+        listed = ",".join(f"'{d}'" for d in unreal)
+        valid += f" AND substr(timestamp, 1, 10) NOT IN ({listed})"
     return f"(CASE WHEN {valid} THEN {_JD_MS} END)"
 
 
-def _date_bounds(start_ms: int, end_ms: int) -> tuple[str, str, list[str]]:
-    """Date-prefix bounds that contain every timestamp text of the span in any offset,
-    and the real calendar dates between them."""
+def _unreal_dates(lo: str, hi: str) -> list[str]:
+    """Date-shaped strings in [lo, hi) (real dates, YYYY-MM-DD) that name no real day."""
+    out = []
+    y, m = int(lo[:4]), int(lo[5:7])
+    while (y, m) <= (int(hi[:4]), int(hi[5:7])):
+        days = _days_in_month(y, m)
+        out += [f"{y:04d}-{m:02d}-{d:02d}" for d in range(days + 1, 32)]
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return [d for d in out if lo <= d < hi]
+
+
+def _instant_or_text(ms: str) -> str:
+    """The instant when SQLite parsed it, else the stored timestamp, in one column. Rows
+    of the date range always hold text there: an integer or a blob never compares
+    between two text bounds (SQLite orders numbers < text < blobs), and NULL never does."""
+    return f"coalesce({ms}, timestamp)"
+
+
+def _split(ts: object) -> tuple[object, object]:
+    """(instant, stored text) of an _instant_or_text value."""
+    return (ts, None) if type(ts) is int else (None, ts)
+
+
+def _date_bounds(start_ms: int, end_ms: int) -> tuple[str, str]:
+    """Date-prefix bounds that contain every timestamp text of the span in any offset."""
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     first = (epoch + timedelta(milliseconds=start_ms) - _PREFILTER_SLACK).date()
     last = (epoch + timedelta(milliseconds=end_ms) + _PREFILTER_SLACK).date()
-    dates = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
-    return first.isoformat(), last.isoformat(), dates
+    return first.isoformat(), last.isoformat()

@@ -14,7 +14,7 @@ When an event has no device, the snapshots of every device are its stream.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TypeVar
@@ -48,12 +48,13 @@ class Reattributed:
 
 
 _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
+_TIME = itemgetter(1)
 
 
 class _Stream:
-    def __init__(self, snaps: Sequence[Snapshot]) -> None:
-        self.snaps = sorted(snaps, key=_TIME_THEN_ID)
-        self.ts = [s.ts_ms for s in self.snaps]
+    def __init__(self, snaps: Sequence[Snapshot], ordered: bool = False) -> None:
+        self.snaps = list(snaps) if ordered else sorted(snaps, key=_TIME_THEN_ID)
+        self.ts = list(map(_TIME, self.snaps))
 
     def at(self, t: int) -> Snapshot | None:
         k = bisect_right(self.ts, t) - 1
@@ -72,12 +73,24 @@ class _Stream:
         return chosen
 
 
-def reattribute(snapshots: Sequence[Snapshot], events: Sequence[E]) -> tuple[list[E], Reattributed]:
+def reattribute(
+    snapshots: Sequence[Snapshot],
+    events: Sequence[E],
+    by_device: Mapping[str, Sequence[Snapshot]] | None = None,
+) -> tuple[list[E], Reattributed]:
     """Events with stale ones moved (new time = the snapshot's), and what was done.
-    Events keep their order of arrival; the result is the same set of events."""
-    by_dev: dict[str, list[Snapshot]] = {}
-    for s in snapshots:
-        by_dev.setdefault(s.device, []).append(s)
+    Events keep their order of arrival; the result is the same set of events.
+    ``by_device``: the same snapshots already grouped by device, each group sorted by
+    (time, row id), when the caller has them (the compiler does): nothing is sorted again.
+    """
+    ordered = by_device is not None
+    if by_device is None:
+        grouped: dict[str, list[Snapshot]] = {}
+        for s in snapshots:
+            grouped.setdefault(s.device, []).append(s)
+        by_dev: Mapping[str, Sequence[Snapshot]] = grouped
+    else:
+        by_dev = by_device
     # Streams are sorted only when an event needs them (often only a few events do).
     streams: dict[str, _Stream] = {}
     everything: list[_Stream] = []
@@ -85,12 +98,15 @@ def reattribute(snapshots: Sequence[Snapshot], events: Sequence[E]) -> tuple[lis
     def stream_of(device: str | None) -> _Stream | None:
         if device is None:
             if not everything:
-                everything.append(_Stream(snapshots))
+                if ordered and len(by_dev) == 1:
+                    everything.append(_Stream(next(iter(by_dev.values())), ordered=True))
+                else:
+                    everything.append(_Stream(snapshots))
             return everything[0]
         if device not in by_dev:
             return None
         if device not in streams:
-            streams[device] = _Stream(by_dev[device])
+            streams[device] = _Stream(by_dev[device], ordered)
         return streams[device]
 
     rep = Reattributed()
