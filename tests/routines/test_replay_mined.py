@@ -212,11 +212,14 @@ def test_mined_routine_replays_with_new_values(
 def test_without_permission_nothing_is_submitted(
     tmp_path: Path, points: dict[str, tuple[int, int]]
 ) -> None:
-    with ClaimsApp() as app:
+    with ClaimsApp(log_events=True) as app:
         db = record(tmp_path / "rec.db", app.base, points)
-        code, report, err = replay(db, mined(db)["id"])
+        routine = mined(db)
+        code, report, err = replay(db, routine["id"])
         assert code == 1 and "destructive" in err and report["stopped"]["n"] == 11
         assert app.submissions == []
+        assert_only_done_steps_acted(app.events, routine, report)
+        assert len(app.events) > 20  # the logger works: the fields were clicked and filled
 
 
 # variant → (the step the guards stop at, the guard that fails)
@@ -232,7 +235,7 @@ PERTURBED = {
 def test_guards_stop_every_perturbed_app(
     tmp_path: Path, points: dict[str, tuple[int, int]], variant: str
 ) -> None:
-    with ClaimsApp(variant) as app:
+    with ClaimsApp(variant, log_events=True) as app:
         db = record(tmp_path / "rec.db", app.base, points)  # recorded before the change
         routine = mined(db)
         code, report, err = replay(db, routine["id"], "--allow-destructive")
@@ -242,6 +245,31 @@ def test_guards_stop_every_perturbed_app(
         step, guard = PERTURBED[variant]
         assert (stopped["n"], stopped["guard"]) == (step, guard), stopped
         assert "replay stopped at step" in err
+        assert_only_done_steps_acted(app.events, routine, report)
+
+
+LABEL_TO_FIELD = {label: field for field, label in FIELDS}
+
+
+def assert_only_done_steps_acted(events: list[dict], routine: dict, report: dict) -> None:
+    """The page saw exactly the clicks and inputs of the steps done before the stop, on
+    their own fields, in order; no keystroke, paste or submit at all."""
+    done = {s["n"] for s in report["steps"] if s.get("status") == "done"}
+    assert all(n < report["stopped"]["n"] for n in done)
+    expected: list[tuple[str, str]] = []
+    for st in routine["plan"]:
+        if st["n"] not in done or st["op"] not in ("click", "type"):
+            continue
+        field = LABEL_TO_FIELD.get(st["target"]["name"], "submit")
+        if st["op"] == "click":
+            expected += [("mousedown", field), ("mouseup", field), ("click", field)]
+        else:
+            expected += [("beforeinput", field), ("input", field)]
+    keep = ("mousedown", "mouseup", "click", "beforeinput", "input")
+    seen = [(e["type"], e["field"]) for e in events if e["type"] in keep]
+    assert seen == expected
+    assert not [e for e in events if e["type"] in ("keydown", "keyup", "keypress", "paste")]
+    assert not [e for e in events if e["type"] == "submit"]
 
 
 def mcp_call(db: Path, flags: tuple[str, ...], calls: list[tuple[str, dict]]) -> list:

@@ -19,6 +19,7 @@ answers only after ``SLOW_S`` seconds (or when the app stops): a page still load
 from __future__ import annotations
 
 import html
+import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -62,7 +63,23 @@ def _row(field: str, label: str) -> str:
     )
 
 
-def form_page(variant: str | None) -> str:
+# With ``log_events``: every input-ish event in the page is posted to the server at once
+# (a synchronous request in the capture phase, so the server has it before the page goes
+# on), and ``ClaimsApp.events`` reads them even when another process drove the browser.
+EVENT_LOGGER = """<script>
+for (const type of ['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'paste',
+                    'mousedown', 'mouseup', 'click', 'submit'])
+  window.addEventListener(type, (e) => {
+    const t = e.target;
+    const field = t && t.id ? t.id : (t && t.tagName ? t.tagName.toLowerCase() : 'window');
+    const x = new XMLHttpRequest();
+    x.open('POST', '/events', false);
+    x.send(JSON.stringify({type: e.type, field: field, path: location.pathname}));
+  }, true);
+</script>"""
+
+
+def form_page(variant: str | None, log_events: bool = False) -> str:
     fields = list(FIELDS)
     if variant == "missing_element":
         fields = [f for f in fields if f[0] != "student_id"]
@@ -83,7 +100,8 @@ def form_page(variant: str | None) -> str:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>New claim</title><style>{STYLE}</style></head><body>"
-        "<h1>Reimbursement claim</h1>"
+        + (EVENT_LOGGER if log_events else "")
+        + "<h1>Reimbursement claim</h1>"
         '<form method="post" action="/claims">'
         + "".join(rows)
         + '<div class="row" style="position:relative">'
@@ -104,12 +122,14 @@ def confirmation_page(number: int) -> str:
 class ClaimsApp:
     """The app in a daemon thread; use as a context manager (or start/stop)."""
 
-    def __init__(self, variant: str | None = None) -> None:
+    def __init__(self, variant: str | None = None, log_events: bool = False) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}")
         self.variant = variant
+        self.log_events = log_events
         self._lock = threading.Lock()
         self._submissions: list[dict[str, str]] = []
+        self._events: list[dict[str, str]] = []
         self.slow_requests = threading.Event()  # set when /slow was asked for
         self._stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -121,6 +141,12 @@ class ClaimsApp:
     @property
     def form_url(self) -> str:
         return self.base + FORM_PATH
+
+    @property
+    def events(self) -> list[dict[str, str]]:
+        """The page events posted by ``EVENT_LOGGER``, in order."""
+        with self._lock:
+            return [dict(e) for e in self._events]
 
     @property
     def submissions(self) -> list[dict[str, str]]:
@@ -165,7 +191,7 @@ class ClaimsApp:
             def do_GET(self) -> None:
                 path = self.path.split("?", 1)[0]
                 if path == form_path:
-                    self._send(200, form_page(app.variant))
+                    self._send(200, form_page(app.variant, app.log_events))
                 elif path == FORM_PATH:
                     self._send(302, location=form_path)  # the old route, moved
                 elif path.startswith("/claims/") and path[8:].isdigit():
@@ -184,6 +210,13 @@ class ClaimsApp:
                     self._send(404, "<!doctype html><h1>Not found</h1>")
 
             def do_POST(self) -> None:
+                if self.path.split("?", 1)[0] == "/events":
+                    length = int(self.headers.get("Content-Length") or 0)
+                    event = json.loads(self.rfile.read(length).decode() or "{}")
+                    with app._lock:
+                        app._events.append({k: str(v) for k, v in event.items()})
+                    self._send(204)
+                    return
                 if self.path.split("?", 1)[0] != "/claims":
                     self._send(404, "<!doctype html><h1>Not found</h1>")
                     return
