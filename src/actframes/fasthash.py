@@ -28,3 +28,17 @@ def _constructor() -> Callable[..., _Hash]:
 
 
 sha256 = _constructor()
+
+
+def openssl_sha256() -> Callable[..., _Hash]:
+    """OpenSSL's SHA-256, several times faster on long input, for ~2.5 ms of loading
+    OpenSSL: taken from ``_hashlib`` itself (hashlib's own choice where OpenSSL is
+    there), without the rest of ``hashlib``."""
+    try:
+        from _hashlib import openssl_sha256 as found
+
+        return found  # type: ignore[no-any-return]
+    except ImportError:
+        import hashlib
+
+        return hashlib.sha256

@@ -7,8 +7,9 @@ dataclasses, which matters at tens of thousands of rows a day.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from .records import Record
 
 # Input kinds the compiler counts. Anything else a store records (mouse moves,
 # focus events, typed text) is not an input count.
@@ -64,21 +65,41 @@ class Rejected(NamedTuple):
     ts_ms: int | None = None
 
 
-@dataclass(slots=True)
-class EventColumn:
+class EventColumn(Record):
     """Counted input events sharing (kind, app, device), in time order, as parallel
     lists. Readers of large stores deliver events this way: a day holds tens of
     thousands of them, and the compiler then works per span, not per event."""
+
+    _fields = ("kind", "app", "device", "ts", "ids", "counts")  # not the text
+    __slots__ = (*_fields, "text")
 
     kind: str
     app: str | None
     device: str | None
     ts: list[int]  # ascending
     ids: list[int]
-    counts: list[int] | None = None  # None when every event counts once
+    counts: list[int] | None  # None when every event counts once
     # (ids, instants) exactly as ",".join(map(str, ...)) of the lists gives them, when the
     # reader has that text already (SQL's group_concat): the digest then need not make it.
-    text: tuple[str, str] | None = field(default=None, compare=False, repr=False)
+    text: tuple[str, str] | None
+
+    def __init__(
+        self,
+        kind: str,
+        app: str | None,
+        device: str | None,
+        ts: list[int],
+        ids: list[int],
+        counts: list[int] | None = None,
+        text: tuple[str, str] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.app = app
+        self.device = device
+        self.ts = ts
+        self.ids = ids
+        self.counts = counts
+        self.text = text
 
     def __len__(self) -> int:
         return len(self.ts)
@@ -113,25 +134,61 @@ def group_events(events: list[InputEvent]) -> list[EventColumn]:
     return columns
 
 
-@dataclass(slots=True)
-class Capture:
+class Capture(Record):
     """What one source yielded for a time range: rows, events, away periods."""
 
+    __slots__ = _fields = (
+        "kind",
+        "snapshots",
+        "events",
+        "afk",
+        "rejected",
+        "has_input",
+        "has_afk",
+        "has_urls",
+        "interval",
+        "event_columns",
+    )
+
     kind: str
-    snapshots: list[Snapshot] = field(default_factory=list)
-    events: list[InputEvent] = field(default_factory=list)
-    afk: list[Span] = field(default_factory=list)
-    rejected: list[Rejected] = field(default_factory=list)
+    snapshots: list[Snapshot]
+    events: list[InputEvent]
+    afk: list[Span]
+    rejected: list[Rejected]
     # True when the store records input events at all (so zero counts are measured).
-    has_input: bool = False
+    has_input: bool
     # True when the store records AFK periods (so away time is observed, not inferred).
-    has_afk: bool = False
+    has_afk: bool
     # True when browser rows can carry URLs in this store.
-    has_urls: bool = True
+    has_urls: bool
     # True for interval sources (observed spans, no dwell inference).
-    interval: bool = False
+    interval: bool
     # Events a reader delivered already grouped; they count beside ``events``.
-    event_columns: list[EventColumn] = field(default_factory=list)
+    event_columns: list[EventColumn]
+
+    def __init__(
+        self,
+        kind: str,
+        snapshots: list[Snapshot] | None = None,
+        events: list[InputEvent] | None = None,
+        afk: list[Span] | None = None,
+        rejected: list[Rejected] | None = None,
+        has_input: bool = False,
+        has_afk: bool = False,
+        has_urls: bool = True,
+        interval: bool = False,
+        event_columns: list[EventColumn] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.snapshots = [] if snapshots is None else snapshots
+        self.events = [] if events is None else events
+        self.afk = [] if afk is None else afk
+        self.rejected = [] if rejected is None else rejected
+        self.has_input = has_input
+        self.has_afk = has_afk
+        self.has_urls = has_urls
+        self.interval = interval
+        self.event_columns = [] if event_columns is None else event_columns
 
     def all_columns(self) -> list[EventColumn]:
         return self.event_columns + group_events(self.events)

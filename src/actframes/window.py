@@ -7,11 +7,11 @@ daylight saving is 23 or 25 hours long. Nothing here reads the machine's zone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import UsageError
+from .records import FrozenRecord
 from .timeparse import TimestampError, parse_iso_ms
 
 
@@ -19,14 +19,22 @@ class WindowError(UsageError, ValueError):
     """A day, zone or span the user asked for that cannot be used."""
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(FrozenRecord):
     """A half-open span [start_ms, end_ms) in zone ``tz``; ``day`` names a local day."""
+
+    __slots__ = _fields = ("start_ms", "end_ms", "tz", "day")
 
     start_ms: int
     end_ms: int
     tz: str
-    day: str | None = None
+    day: str | None
+
+    def __init__(self, start_ms: int, end_ms: int, tz: str, day: str | None = None) -> None:
+        init = object.__setattr__
+        init(self, "start_ms", start_ms)
+        init(self, "end_ms", end_ms)
+        init(self, "tz", tz)
+        init(self, "day", day)
 
 
 def zone(name: str) -> ZoneInfo:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import compress, count, islice
 from operator import attrgetter, ne
 
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
+from ..records import Record
 from .pieces import Piece, Row
 
 INPUT_FIELDS: dict[str, str] = {
@@ -21,16 +21,31 @@ INPUT_FIELDS: dict[str, str] = {
 }
 
 
-@dataclass(slots=True)
-class Unattributed:
+class Unattributed(Record):
     """Input events no frame or interruption took, and the count of events in the window."""
 
-    input: dict[str, int] = field(default_factory=dict)
-    event_ids: list[int] = field(default_factory=list)
-    in_window: int = 0  # every event whose time is in the window
+    __slots__ = _fields = ("input", "event_ids", "in_window", "slices", "singles")
+
+    input: dict[str, int]
+    event_ids: list[int]
+    in_window: int  # every event whose time is in the window
     # Where the unattributed events sit, so a repair can look at just those.
-    slices: list[tuple[EventColumn, int, int]] = field(default_factory=list)
-    singles: list[InputEvent] = field(default_factory=list)
+    slices: list[tuple[EventColumn, int, int]]
+    singles: list[InputEvent]
+
+    def __init__(
+        self,
+        input: dict[str, int] | None = None,
+        event_ids: list[int] | None = None,
+        in_window: int = 0,
+        slices: list[tuple[EventColumn, int, int]] | None = None,
+        singles: list[InputEvent] | None = None,
+    ) -> None:
+        self.input = {} if input is None else input
+        self.event_ids = [] if event_ids is None else event_ids
+        self.in_window = in_window
+        self.slices = [] if slices is None else slices
+        self.singles = [] if singles is None else singles
 
     def events(self) -> list[InputEvent]:
         out = list(self.singles)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import FrozenRecord
 
 DWELL_CAP_MS = 90_000  # most credit one snapshot row earns
 SESSION_GAP_MS = 300_000  # a larger gap between rows closes the frame: user away
@@ -11,10 +11,22 @@ GAP_LIST_MIN_MS = 300_000  # gaps and away periods at least this long are listed
 MAX_FRAME_TITLES = 20  # distinct titles kept per frame (first seen first)
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(FrozenRecord):
     """The constants of compilation an option may override."""
 
-    dwell_cap_ms: int = DWELL_CAP_MS
-    session_gap_ms: int = SESSION_GAP_MS
-    flicker_ms: int = FLICKER_MS
+    __slots__ = _fields = ("dwell_cap_ms", "session_gap_ms", "flicker_ms")
+
+    dwell_cap_ms: int
+    session_gap_ms: int
+    flicker_ms: int
+
+    def __init__(
+        self,
+        dwell_cap_ms: int = DWELL_CAP_MS,
+        session_gap_ms: int = SESSION_GAP_MS,
+        flicker_ms: int = FLICKER_MS,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "dwell_cap_ms", dwell_cap_ms)
+        init(self, "session_gap_ms", session_gap_ms)
+        init(self, "flicker_ms", flicker_ms)

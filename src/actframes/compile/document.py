@@ -6,12 +6,13 @@ Keys appear in a fixed order and nothing depends on when or where it was compile
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from operator import attrgetter
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..model import Capture, Rejected, Span
+from ..records import FrozenRecord
 from ..window import Window, zone
 from .attribute import INPUT_FIELDS, Unattributed
 from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES
@@ -22,17 +23,26 @@ from .ranges import compact
 
 SCHEMA_VERSION = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Fields of every row, read in C (a day has tens of thousands of rows).
+_ROW_ID, _START, _END = attrgetter("snap.row_id"), attrgetter("start_ms"), attrgetter("end_ms")
 
 Doc = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Hidden:
+class Hidden(FrozenRecord):
     """Frames a filter hid: how many, their active time, and the filter."""
+
+    __slots__ = _fields = ("frames", "active_s", "reason")
 
     frames: int
     active_s: int
     reason: dict[str, Any]
+
+    def __init__(self, frames: int, active_s: int, reason: dict[str, Any]) -> None:
+        init = object.__setattr__
+        init(self, "frames", frames)
+        init(self, "active_s", active_s)
+        init(self, "reason", reason)
 
 
 class Clock:
@@ -136,7 +146,7 @@ def viewed(
 
 def evidence(piece: Piece) -> dict[str, str]:
     return {
-        "rows": compact(r.snap.row_id for r in piece.rows),
+        "rows": compact(map(_ROW_ID, piece.rows)),
         "events": compact(piece.event_ids),
     }
 
@@ -251,8 +261,8 @@ def assemble(
         win["day"] = window.day
     win.update({"start": clock.iso(window.start_ms), "end": clock.iso(window.end_ms)})
     win["tz"] = window.tz
-    first = min((r.start_ms for r in rows), default=None)
-    last = max((r.end_ms for r in rows), default=None)
+    first = min(map(_START, rows), default=None)
+    last = max(map(_END, rows), default=None)
     un: Doc = {"events": len(unattributed.event_ids), **input_obj(unattributed.input)}
     un["evidence"] = compact(unattributed.event_ids)
     coverage: Doc = {

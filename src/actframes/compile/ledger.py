@@ -4,14 +4,15 @@ apportionment of each ledger entry's whole seconds among its frames and interrup
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from ..records import FrozenRecord
 from .pieces import Piece
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
+class LedgerEntry(FrozenRecord):
     """One (app, site): its exact and rounded active time, keys and clicks."""
+
+    __slots__ = _fields = ("app", "site", "active_ms", "active_s", "keys", "clicks")
 
     app: str
     site: str | None
@@ -19,6 +20,17 @@ class LedgerEntry:
     active_s: int
     keys: int
     clicks: int
+
+    def __init__(
+        self, app: str, site: str | None, active_ms: int, active_s: int, keys: int, clicks: int
+    ) -> None:
+        init = object.__setattr__
+        init(self, "app", app)
+        init(self, "site", site)
+        init(self, "active_ms", active_ms)
+        init(self, "active_s", active_s)
+        init(self, "keys", keys)
+        init(self, "clicks", clicks)
 
 
 def round_half_up_s(ms: int) -> int:

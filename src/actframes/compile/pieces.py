@@ -3,17 +3,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..model import Snapshot
+from ..records import Record
 
 _CREDIT = attrgetter("credit_ms")
 
 
-@dataclass(slots=True)
-class Row:
+class Row(Record):
     """A snapshot placed in the window, with the time it holds and the time it earns."""
+
+    __slots__ = _fields = (
+        "snap",
+        "site",
+        "start_ms",
+        "end_ms",
+        "credit_ms",
+        "gap_after",
+        "key",
+        "owner",
+    )
 
     snap: Snapshot
     site: str | None
@@ -22,18 +32,53 @@ class Row:
     credit_ms: int  # credited active time: held time inside the window and not away
     gap_after: bool  # a session gap follows this row on its stream
     key: tuple[str, str | None]  # (app, site), the context key
-    owner: Piece | None = None  # the frame or interruption that holds this row
+    owner: Piece | None  # the frame or interruption that holds this row
+
+    def __init__(
+        self,
+        snap: Snapshot,
+        site: str | None,
+        start_ms: int,
+        end_ms: int,
+        credit_ms: int,
+        gap_after: bool,
+        key: tuple[str, str | None],
+        owner: Piece | None = None,
+    ) -> None:
+        self.snap = snap
+        self.site = site
+        self.start_ms = start_ms
+        self.end_ms = end_ms
+        self.credit_ms = credit_ms
+        self.gap_after = gap_after
+        self.key = key
+        self.owner = owner
 
 
-@dataclass(slots=True)
-class Piece:
+class Piece(Record):
     """A frame, or an interruption folded into one."""
 
+    __slots__ = _fields = ("rows", "interruptions", "input", "event_ids", "active_s")
+
     rows: list[Row]
-    interruptions: list[Piece] = field(default_factory=list)
-    input: dict[str, int] = field(default_factory=dict)
-    event_ids: list[int] = field(default_factory=list)
-    active_s: int = 0  # assigned by the ledger's apportionment
+    interruptions: list[Piece]
+    input: dict[str, int]
+    event_ids: list[int]
+    active_s: int  # assigned by the ledger's apportionment
+
+    def __init__(
+        self,
+        rows: list[Row],
+        interruptions: list[Piece] | None = None,
+        input: dict[str, int] | None = None,
+        event_ids: list[int] | None = None,
+        active_s: int = 0,
+    ) -> None:
+        self.rows = rows
+        self.interruptions = [] if interruptions is None else interruptions
+        self.input = {} if input is None else input
+        self.event_ids = [] if event_ids is None else event_ids
+        self.active_s = active_s
 
     @property
     def key(self) -> tuple[str, str | None]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 from ..model import Capture, Snapshot, Span
+from ..records import FrozenRecord
 from ..window import Window
 from .attribute import Unattributed, attribute
 from .constants import Rules
@@ -22,12 +22,18 @@ from .sessionize import sessionize
 _DUR = itemgetter(6)  # Snapshot.dur_ms
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(FrozenRecord):
     """What the caller may choose. Every field is part of the output's identity."""
 
-    min_active_s: int = 0  # frames with less active time are hidden (and disclosed)
-    rules: Rules = field(default_factory=Rules)
+    __slots__ = _fields = ("min_active_s", "rules")
+
+    min_active_s: int  # frames with less active time are hidden (and disclosed)
+    rules: Rules
+
+    def __init__(self, min_active_s: int = 0, rules: Rules | None = None) -> None:
+        init = object.__setattr__
+        init(self, "min_active_s", min_active_s)
+        init(self, "rules", Rules() if rules is None else rules)
 
 
 def compile_capture(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import islice
-from operator import itemgetter
+from operator import itemgetter, lt
 
 from ..model import Snapshot, Span
 from .constants import Rules
@@ -22,6 +22,9 @@ def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
     """Rows grouped by device, each sorted by (time, row id) — never by input order."""
     devices = set(map(_DEVICE, snaps))
     if len(devices) == 1:  # one stream, the usual case: no grouping row by row
+        ts = list(map(_TIME, snaps))
+        if all(map(lt, ts, islice(ts, 1, None))):  # strictly later each: in order already
+            return {devices.pop(): list(snaps)}
         return {devices.pop(): sorted(snaps, key=_TIME_THEN_ID)}
     out: dict[str, list[Snapshot]] = {}
     for s in snaps:

@@ -38,11 +38,9 @@ _OPENSSL_FROM = 5_000
 
 def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     """``ordered``: the snapshots already sorted by (device, time, row id), if at hand."""
-    if len(cap.snapshots) < _OPENSSL_FROM:
-        from ..fasthash import sha256
-    else:
-        from hashlib import sha256
-    h = sha256()
+    from ..fasthash import openssl_sha256, sha256
+
+    h = sha256() if len(cap.snapshots) < _OPENSSL_FROM else openssl_sha256()()
 
     def part(text: str) -> None:
         h.update(text.encode("utf-8", "surrogatepass"))
@@ -56,7 +54,10 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
         ids, ts, apps, titles, urls, devices, durs = zip(*snaps[i : i + _CHUNK], strict=True)
         part(_US.join(map(str, ids)))
         part(_US.join(map(str, ts)))
-        part(_US.join(["" if d is None else str(d) for d in durs]))
+        if durs.count(None) == len(durs):  # point sources: no durations at all
+            part(_US * (len(durs) - 1))
+        else:
+            part(_US.join(["" if d is None else str(d) for d in durs]))
         part(_US.join(devices))
         part(_US.join(apps))
         part(_US.join(titles))

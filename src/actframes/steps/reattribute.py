@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TypeVar
 
 from ..model import Capture, InputEvent, Snapshot
+from ..records import Record
 from .model import Action
 
 STALE_MS = 2_000
@@ -27,15 +27,28 @@ STALE_MS = 2_000
 E = TypeVar("E", InputEvent, Action)
 
 
-@dataclass(slots=True)
-class Reattributed:
+class Reattributed(Record):
     """What the repair did: moved event ids (to which snapshot row), ids left
     unattributed, and per-kind counts of both."""
 
-    moved: dict[int, int] = field(default_factory=dict)  # event id -> snapshot row id
-    unattributed: list[int] = field(default_factory=list)
-    moved_by_kind: dict[str, int] = field(default_factory=dict)
-    unattributed_by_kind: dict[str, int] = field(default_factory=dict)
+    __slots__ = _fields = ("moved", "unattributed", "moved_by_kind", "unattributed_by_kind")
+
+    moved: dict[int, int]  # event id -> snapshot row id
+    unattributed: list[int]
+    moved_by_kind: dict[str, int]
+    unattributed_by_kind: dict[str, int]
+
+    def __init__(
+        self,
+        moved: dict[int, int] | None = None,
+        unattributed: list[int] | None = None,
+        moved_by_kind: dict[str, int] | None = None,
+        unattributed_by_kind: dict[str, int] | None = None,
+    ) -> None:
+        self.moved = {} if moved is None else moved
+        self.unattributed = [] if unattributed is None else unattributed
+        self.moved_by_kind = {} if moved_by_kind is None else moved_by_kind
+        self.unattributed_by_kind = {} if unattributed_by_kind is None else unattributed_by_kind
 
     def summary(self) -> dict[str, int]:
         """The document's disclosure: ``coverage.reattributed``."""
