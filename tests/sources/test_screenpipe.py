@@ -632,3 +632,95 @@ def test_bulk_and_row_by_row_event_reads_agree(tmp_path: Path) -> None:
     assert caps[1].events and not caps[1].event_columns  # read row by row
     assert caps[0].all_events() == caps[1].all_events()
     assert [r.row for r in caps[1].rejected] == ["9999"]
+
+
+def _read(db: Path) -> Any:
+    src = ScreenpipeSource(db)
+    try:
+        return src.read(WIN.start_ms, WIN.end_ms)
+    finally:
+        src.close()
+
+
+def _grouped_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Records, per read, whether the frames came grouped (True) or row by row (False)."""
+    from actframes.sources import screenpipe
+
+    seen: list[bool] = []
+    inner = screenpipe._snaps_from_groups
+
+    def spy(*args: Any) -> bool:
+        seen.append(inner(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(screenpipe, "_snaps_from_groups", spy)
+    return seen
+
+
+def test_grouped_and_row_by_row_frame_reads_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Frames keyed by INTEGER PRIMARY KEY are read grouped by what they show; a row
+    SQLite cannot place switches to row by row. Same snapshots, same problems reported."""
+    rnd = random.Random(11)
+    apps = ["Code", "  Code\u200b", "Google Chrome", "", None, "Slack"]
+    titles = ["a", "A", "a ", None, "x\ty", "é"]
+    urls = [None, "", " https://example.com/a ", "https://example.com/a"]
+    devices = [None, "", "monitor_0", "monitor_1"]
+    frames = [
+        (
+            i,
+            iso(T0 + rnd.randrange(0, 3_600_000), rnd.choice(["Z/f3", "+00:00/f6", "-08:00/f3"])),
+            rnd.choice(apps),
+            rnd.choice(titles),
+            rnd.choice(urls),
+            rnd.choice(devices),
+        )
+        for i in range(1, 500)
+    ]
+    rnd.shuffle(frames)
+    clean = screenpipe_db(tmp_path / "clean.db", frames)
+    odd = screenpipe_db(tmp_path / "odd.db", [*frames, (9999, "2026-03-10T25:00:00Z", "Code")])
+    seen = _grouped_reads(monkeypatch)
+    grouped, rowwise = _read(clean), _read(odd)
+    assert seen == [True, False]
+    assert grouped.snapshots == sorted(rowwise.snapshots, key=lambda s: (s.ts_ms, s.row_id))
+    assert [s.ts_ms for s in grouped.snapshots] == sorted(s.ts_ms for s in grouped.snapshots)
+    assert sorted(grouped.rejected) == sorted(r for r in rowwise.rejected if r.row != "9999")
+    assert any(r.reason == "empty app name" for r in grouped.rejected)
+    assert compile_path(clean, DAY, "UTC")["frames"]
+
+
+def test_grouped_frames_keep_values_a_collation_would_merge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Columns declared NOCASE still group by their exact text; numbers of equal value but
+    different type (1 and 1.0, which SQL groups together) are read row by row."""
+    script = (
+        "CREATE TABLE frames (id INTEGER PRIMARY KEY, timestamp TEXT,"
+        " app_name TEXT COLLATE NOCASE, window_name TEXT COLLATE NOCASE);"
+        "CREATE INDEX f_ts ON frames (timestamp);"
+    )
+    rows = [
+        (1, "2026-03-10T09:00:00Z", "Code", "Title"),
+        (2, "2026-03-10T09:00:10Z", "code", "TITLE"),
+        (3, "2026-03-10T09:00:20Z", "CODE", "title"),
+    ]
+    seen = _grouped_reads(monkeypatch)
+    cap = _read(sqlite_db(tmp_path / "nocase.db", script, {"frames": rows}))
+    assert [(s.app, s.title) for s in cap.snapshots] == [(r[2], r[3]) for r in rows]
+    untyped = script.replace("TEXT COLLATE NOCASE", "")  # values keep their own type
+    numeric = [(1, "2026-03-10T09:00:00Z", 1, "t"), (2, "2026-03-10T09:00:10Z", 1.0, "t")]
+    cap = _read(sqlite_db(tmp_path / "numeric.db", untyped, {"frames": numeric}))
+    assert [s.row_id for s in cap.snapshots] == [1, 2]
+    assert seen == [True, False]
+
+
+def test_background_query_hands_back_rows_and_errors(tmp_path: Path) -> None:
+    """The events' query runs in another thread: its rows, or its error, come back."""
+    from actframes.sources.screenpipe import _Background
+
+    db = screenpipe_db(tmp_path / "sp.db", _stored(_frames(n=3), ["Z"]))
+    assert _Background(db, "SELECT id FROM frames ORDER BY id", ()).result() == [(1,), (2,), (3,)]
+    with pytest.raises(sqlite3.OperationalError):
+        _Background(db, "SELECT nope FROM frames", ()).result()

@@ -3,6 +3,7 @@ group back as comma-joined ids and instants; this turns the groups into columns.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from operator import lt
@@ -44,8 +45,11 @@ def columns_from_groups(
         kind = kind_of(etype) if isinstance(etype, str) else None
         if kind is None or not ids_text:
             continue
-        ids = list(map(int, str(ids_text).split(",")))
-        ts = list(map(int, str(ts_text).split(",")))
+        if exact_text:  # integers as SQL writes them: a JSON array's numbers, parsed in C
+            ids, ts = json.loads(f"[{ids_text}]"), json.loads(f"[{ts_text}]")
+        else:
+            ids = list(map(int, str(ids_text).split(",")))
+            ts = list(map(int, str(ts_text).split(",")))
         if sizes is not None and not len(ids) == len(ts) == sizes[g]:
             raise UnplacedRows()
         counts = list(map(int, str(counts_text).split(","))) if counts_text else None

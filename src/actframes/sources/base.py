@@ -26,13 +26,14 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
-def connect_ro(path: Path) -> sqlite3.Connection:
-    """Open a SQLite file read-only; the user's capture data is never written."""
+def connect_ro(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
+    """Open a SQLite file read-only; the user's capture data is never written.
+    ``check_same_thread=False``: the connection may be handed to one other thread."""
     if not path.exists():
         raise SourceError(f"{path}: no such file")
     uri = path.resolve().as_uri() + "?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=5.0)
+        conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=check_same_thread)
         conn.execute("PRAGMA query_only = ON")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:

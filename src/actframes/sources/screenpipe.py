@@ -15,9 +15,10 @@ parsed or rejected by ``timeparse`` in Python, for every window, so it is report
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from itertools import groupby
+from itertools import groupby, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 _SHOWN = itemgetter(2, 3, 4, 5)  # stored app, title, URL, device of a frames row
+_TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
 # Slack around the window for the date-prefix pre-filter: UTC offsets reach ±14 h.
 _PREFILTER_SLACK = timedelta(days=2)
 # Date-prefix bounds just inside the plausible range: anything outside is read as odd.
@@ -62,6 +64,9 @@ class ScreenpipeSource:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn = connect_ro(path)
+        # Sorts (for GROUP BY) in memory: a day's frames outgrow the page cache a sort may
+        # use, and would be spilled to a temporary file.
+        self._conn.execute("PRAGMA temp_store = MEMORY")
         present = tables(self._conn)
         if "frames" not in present:
             raise SourceError(f"{path}: no 'frames' table: not a screenpipe-style database")
@@ -86,9 +91,19 @@ class ScreenpipeSource:
         )
         ms = _ms_expr(lo, hi)
         try:
-            self._read_frames(cap, lo, hi, ms)
+            groups = self._frames_grouped(lo, hi, ms) if self._frame_ids_ok else None
+            # The events' query runs in another thread, on a connection of its own, while
+            # Python here makes the snapshots: SQLite works with the interpreter's lock
+            # released, and the two never query at once.
+            events = None
             if self._ecols:
-                self._read_events(cap, lo, hi, ms)
+                events = _Background(self.path, *self._events_query(lo, hi, ms))
+            try:
+                self._read_frames(cap, lo, hi, ms, groups)
+            finally:
+                event_groups = events.result() if events is not None else None
+            if event_groups is not None:
+                self._read_events(cap, lo, hi, ms, event_groups)
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{self.path}: cannot read ({exc})") from exc
         return cap
@@ -105,29 +120,33 @@ class ScreenpipeSource:
         bounds = (_RANGE_LO, _RANGE_HI)
         return fetch(self._conn, q, (lo, *bounds, hi, *bounds))
 
-    def _read_frames(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
-        opt = ", ".join(
-            f"{c if c in self._fcols else 'NULL'} AS {alias}"
-            for c, alias in (
-                ("window_name", "title"),
-                ("browser_url", "url"),
-                ("device_name", "dev"),
-            )
-        )
-        # The instant, or the stored text where SQLite could not parse it (rows of the
-        # date range always hold text, see _instant_or_text).
-        q = (
-            f"SELECT id, {_instant_or_text(ms)}, app_name, {opt}"
-            " FROM frames WHERE timestamp >= ? AND timestamp < ?"
-        )
-        rows = fetch(self._conn, q, (lo, hi))
+    def _read_frames(
+        self, cap: Capture, lo: str, hi: str, ms: str, groups: list[Any] | None
+    ) -> None:
+        """``groups``: the rows of _frames_grouped, when the ids are the table's key."""
+        opt = self._frame_opt()
         odd = self._odd_rows("frames", f"id, timestamp, app_name, {opt}", lo, hi, "")
+        placed_odd = []
         for rid, ts_raw, *rest in odd:
             placed = _instant(rid, None, ts_raw, "frames", cap)
             if placed is not None:
-                rows.append((rid, placed, *rest))
+                placed_odd.append((rid, placed, *rest))
         names = Names()
         snaps: list[Snapshot] = []
+        # Ids that are the table's key are distinct integers: the frames are read grouped
+        # by what they show, unless some row needs a look of its own.
+        grouped = groups is not None and _snaps_from_groups(groups, names, snaps, cap)
+        if not grouped:
+            # The instant, or the stored text where SQLite could not parse it (rows of the
+            # date range always hold text, see _instant_or_text).
+            q = (
+                f"SELECT id, {_instant_or_text(ms)}, app_name, {opt}"
+                " FROM frames WHERE timestamp >= ? AND timestamp < ?"
+            )
+            rows = fetch(self._conn, q, (lo, hi))
+            rows += placed_odd
+        else:
+            rows = placed_odd
         append, new = snaps.append, tuple.__new__
         # Runs of rows with the same stored app, title, URL and device (heartbeats), found
         # in C: names are cleaned per run, and each row only gets its id and instant.
@@ -153,8 +172,34 @@ class ScreenpipeSource:
             cap.snapshots, dropped = first_of_each_id(snaps, "frames")
             cap.rejected.extend(dropped)
 
-    def _read_events(self, cap: Capture, lo: str, hi: str, ms: str) -> None:
-        """In bulk when every row is clean; row by row when some row needs a report."""
+    def _frame_opt(self) -> str:
+        return ", ".join(
+            f"{c if c in self._fcols else 'NULL'} AS {alias}"
+            for c, alias in (
+                ("window_name", "title"),
+                ("browser_url", "url"),
+                ("device_name", "dev"),
+            )
+        )
+
+    def _frames_grouped(self, lo: str, hi: str, ms: str) -> list[Any]:
+        """The frames of [lo, hi) per distinct (app, title, URL, device), with their ids and
+        instants comma-joined: SQLite reads, parses and groups them in C, and Python makes
+        no string per row and no tuple but the Snapshot. BINARY collation: values group
+        only when their bytes are equal, whatever collation a column declares."""
+        shown = "app_name, title, url, dev"
+        by = ", ".join(f"{c} COLLATE BINARY" for c in shown.split(", "))
+        q = (
+            f"SELECT count(*), {shown}, group_concat(id), group_concat({ms})"
+            f" FROM (SELECT id, timestamp, app_name, {self._frame_opt()} FROM frames"
+            " WHERE timestamp >= ? AND timestamp < ?)"
+            f" GROUP BY {by}"
+        )
+        return fetch(self._conn, q, (lo, hi))
+
+    def _events_query(self, lo: str, hi: str, ms: str) -> tuple[str, tuple[str, str]]:
+        """The counted events of [lo, hi) per (type, app, device), ids and instants
+        comma-joined."""
         app = "app_name" if "app_name" in self._ecols else "NULL"
         dev = "device_name" if "device_name" in self._ecols else "NULL"
         types = ",".join(f"'{t}'" for t in EVENT_KINDS)
@@ -168,7 +213,16 @@ class ScreenpipeSource:
             " WHERE timestamp >= ? AND timestamp < ?"
             f" AND event_type COLLATE NOCASE IN ({types}) GROUP BY event_type, {app}, {dev}"
         )
-        groups = fetch(self._conn, q, (lo, hi))
+        return q, (lo, hi)
+
+    def _read_events(
+        self, cap: Capture, lo: str, hi: str, ms: str, groups: list[Any] | None = None
+    ) -> None:
+        """In bulk when every row is clean; row by row when some row needs a report.
+        ``groups``: the rows of _events_query, when read already."""
+        types = ",".join(f"'{t}'" for t in EVENT_KINDS)
+        if groups is None:
+            groups = fetch(self._conn, *self._events_query(lo, hi, ms))
         odd = self._odd_rows(
             "ui_events", "id", lo, hi, f" AND event_type COLLATE NOCASE IN ({types})"
         )
@@ -225,6 +279,81 @@ class ScreenpipeSource:
             events.append(InputEvent(rid, ts, kind, ev_app, dev_raw or None))
         cap.events, dropped = first_of_each_id(events, "ui_events")
         cap.rejected.extend(dropped)
+
+
+class _Background:
+    """One query run to the end in another thread, on a read-only connection of its own
+    (opened here); ``result`` waits for its rows, or raises its error."""
+
+    def __init__(self, path: Path, sql: str, params: tuple[object, ...]) -> None:
+        import _thread
+
+        self._rows: list[Any] = []
+        self._exc: BaseException | None = None
+        conn = connect_ro(path, check_same_thread=False)
+        self._done = _thread.allocate_lock()
+        self._done.acquire()
+        started = _thread.allocate_lock()
+        started.acquire()
+        _thread.start_new_thread(self._run, (conn, sql, params, started))
+        # Waiting lets the new thread take the interpreter's lock at once and go into
+        # SQLite, rather than after this thread's next switch interval.
+        started.acquire()
+
+    def _run(
+        self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...], started: Any
+    ) -> None:
+        try:
+            started.release()
+            self._rows = fetch(conn, sql, params)
+        except BaseException as exc:  # handed to the caller
+            self._exc = exc
+        finally:
+            conn.close()
+            self._done.release()
+
+    def result(self) -> list[Any]:
+        self._done.acquire()
+        self._done.release()
+        if self._exc is not None:
+            raise self._exc
+        return self._rows
+
+
+def _snaps_from_groups(
+    groups: list[Any], names: Names, snaps: list[Snapshot], cap: Capture
+) -> bool:
+    """Snapshots from _frames_grouped's rows; False (and nothing reported) when some row
+    needs reading one by one: an instant SQLite could not parse (group_concat skips the
+    NULL, so fewer instants than rows), an instant out of range, or a stored value that
+    is not text (numbers of equal value group together, whatever their type)."""
+    loads = json.loads  # integers only, each written as SQLite writes it: exact, and fast
+    parts = []
+    for n, app_raw, title_raw, url_raw, dev_raw, ids_text, ts_text in groups:
+        if ts_text is None or not all(
+            v is None or type(v) is str for v in (app_raw, title_raw, url_raw, dev_raw)
+        ):
+            return False
+        ids, ts = loads(f"[{ids_text}]"), loads(f"[{ts_text}]")
+        if not len(ids) == len(ts) == n or min(ts) < MIN_TS_MS or max(ts) >= MAX_TS_MS:
+            return False
+        parts.append((ids, ts, app_raw, title_raw, url_raw, dev_raw))
+    extend, new = snaps.extend, tuple.__new__
+    for ids, ts, app_raw, title_raw, url_raw, dev_raw in parts:
+        app = names.app(app_raw)
+        if not app:
+            cap.rejected += [
+                Rejected("frames", str(rid), "empty app name", t)
+                for rid, t in zip(ids, ts, strict=True)
+            ]
+            continue
+        url = url_raw.strip() or None if url_raw is not None else None
+        device = dev_raw if dev_raw is not None else ""
+        same = (app, names.title(title_raw), url, device, None)
+        columns = zip(ids, ts, *map(repeat, same), strict=False)  # repeat() never ends
+        extend(map(new, repeat(Snapshot), columns))
+    snaps.sort(key=_TIME_THEN_ID)  # in time order, as read row by row
+    return True
 
 
 def _kind_of(event_type: str) -> str | None:
