@@ -2,22 +2,25 @@
 
 Exit codes: 0 success, 1 a data problem (bad or unreadable store), 2 a usage problem.
 Errors are one line on stderr, never a traceback.
+
+The click group and its commands live in ``cli_click`` (click takes ~25 ms to import):
+a plain ``actframes day`` call is parsed here, exactly as click would, and runs without
+it; every other call, and any ``day`` call with anything unusual, goes through click.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import math
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar, cast
 
-import click
-
-from . import __version__
 from .errors import ActframesError, UsageError
 from .sources import SOURCE_KINDS
 
@@ -79,6 +82,8 @@ def today(tz: str) -> str:
 
 
 def store_options(f: F) -> F:
+    import click
+
     f = click.option(
         "--source",
         type=click.Choice(SOURCE_KINDS),
@@ -174,10 +179,12 @@ def _exit_now() -> None:
     would run at exit: no ``atexit`` callbacks and no other threads. Otherwise return and
     exit normally."""
     import atexit
-    import threading
 
     pending = getattr(atexit, "_ncallbacks", None)
-    if pending is None or pending() or threading.active_count() != 1:
+    if pending is None or pending():
+        return
+    threading = sys.modules.get("threading")  # (no other thread runs without it)
+    if threading is not None and threading.active_count() != 1:
         return
     sys.stdout.flush()
     sys.stderr.flush()
@@ -205,48 +212,7 @@ LAZY_COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in LAZY_COMMANDS:
-            import importlib
-
-            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
-            command: click.Command = getattr(importlib.import_module(module), attr)
-            return command
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=LazyGroup, context_settings=HELP)
-@click.version_option(__version__, prog_name="actframes")
-def cli() -> None:
-    """Compile screen-activity capture into deterministic activity frames."""
-
-
-@cli.command()
-@click.argument("date", required=False)
-@store_options
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True)
-@click.option(
-    "--min-minutes",
-    type=float,
-    default=0.0,
-    show_default=True,
-    help="Hide frames with less active time (disclosed under 'omitted').",
-)
-@click.option(
-    "--budget",
-    type=int,
-    default=1500,
-    show_default=True,
-    help="Token budget (o200k) for --format context.",
-)
-@click.option(
-    "--no-cache", is_flag=True, help="Compile afresh; neither read nor write the document cache."
-)
-def day(
+def run_day(
     date: str | None,
     db: Path | None,
     tz: str | None,
@@ -256,11 +222,7 @@ def day(
     budget: int,
     no_cache: bool,
 ) -> None:
-    """Compile one local DATE (YYYY-MM-DD, default today) and print it.
-
-    Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
-    disables it) and served again only while the store holds the same rows for the day.
-    """
+    """The ``day`` command's work, once its arguments are parsed."""
     _one_shot()
     doc = compile_day_cli(date, db, tz, source, min_minutes, no_cache)
     _out(_render(doc, fmt, _budget(budget)))
@@ -290,61 +252,6 @@ def compile_day_cli(
     return doc
 
 
-@cli.command()
-@click.option("--hours", type=float, help="The last N hours (default 2).")
-@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
-@click.option("--until", metavar="TIME", help="End (default now).")
-@store_options
-@click.option(
-    "--budget", type=int, default=1500, show_default=True, help="Token budget (o200k tokens)."
-)
-@click.option("--min-minutes", type=float, default=0.0, show_default=True)
-def context(
-    hours: float | None,
-    since: str | None,
-    until: str | None,
-    db: Path | None,
-    tz: str | None,
-    source: str | None,
-    budget: int,
-    min_minutes: float,
-) -> None:
-    """Print the context block for a window of time (for a prompt)."""
-    _one_shot()
-    from .api import compile_window
-    from .emit.context import to_context
-    from .window import Window, hours_window, parse_local
-
-    zone = tz or machine_zone()
-    if hours is not None and (since or until):
-        raise UsageError("give --hours or --since/--until, not both")
-    if since:
-        start = parse_local(since, zone)
-        end = parse_local(until, zone) if until else now_ms()
-        if end <= start:
-            raise UsageError("--until must be after --since")
-        window = Window(start, end, zone)
-    else:
-        if until:
-            raise UsageError("--until needs --since")
-        window = hours_window(hours if hours is not None else 2.0, now_ms(), zone)
-    src = _open(db, source)
-    try:
-        doc = compile_window(src, window, _options(min_minutes))
-    finally:
-        src.close()
-    _out(to_context(doc, _budget(budget)))
-
-
-@cli.command()
-@click.argument("date", required=False)
-@store_options
-def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
-    """Print the ledger of DATE (default today) as a table: time per app and site."""
-    _one_shot()
-    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
-
-
 def ledger_table(doc: dict[str, Any]) -> str:
     rows = [("APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
     for e in doc["ledger"]:
@@ -368,40 +275,23 @@ def _hms(s: int) -> str:
     return f"{h}:{m:02d}:{sec:02d}"
 
 
-@cli.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("demo-out"),
-    show_default=True,
-    help="Folder for the demo store and its compiled outputs.",
-)
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--budget", type=int, default=1500, show_default=True)
-def demo(out: Path, seed: int, budget: int) -> None:
-    """Simulate a realistic workday, compile it, and show the result."""
-    from .demo import run_demo
-
-    _out(run_demo(out, seed=seed, budget=_budget(budget)))
-
-
 # ---------------------------------------------------------------- entry point
 
 
 def main(argv: list[str] | None = None) -> None:
     _Process.entry = argv is None
+    plain = _plain_day(sys.argv[1:] if argv is None else list(argv))
     try:
-        cli.main(args=argv, prog_name="actframes", standalone_mode=False)
+        if plain is not None:
+            _run_plain(plain)
+        else:
+            from .cli_click import cli
+
+            cli.main(args=argv, prog_name="actframes", standalone_mode=False)
         if _Process.entry:
             _keep_compiled_patterns()
         if _Process.exit_early:
             _exit_now()
-    except click.exceptions.Abort:
-        _fail("aborted", 1)
-    except click.ClickException as exc:
-        # click's own usage errors come as one line too; --help says the rest.
-        code = 2 if isinstance(exc, click.UsageError) else exc.exit_code
-        _fail(exc.format_message().replace("\n", " "), code)
     except ActframesError as exc:
         _fail(str(exc), exc.exit_code)
     except BrokenPipeError:
@@ -412,9 +302,158 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         _fail("interrupted", 130)
     except Exception as exc:
+        from_click = _click_error(exc)
+        if from_click is not None:
+            _fail(*from_click)
         if os.environ.get("ACTFRAMES_DEBUG"):
             raise
         _fail(f"internal error: {type(exc).__name__}: {exc} (ACTFRAMES_DEBUG=1 shows more)", 1)
+
+
+def _click_error(exc: Exception) -> tuple[str, int] | None:
+    """The one-line message and exit code of click's own errors (never raised before
+    click is loaded)."""
+    if "click" not in sys.modules:
+        return None
+    import click
+
+    if isinstance(exc, click.exceptions.Abort):
+        return "aborted", 1
+    if isinstance(exc, click.ClickException):
+        # click's own usage errors come as one line too; --help says the rest.
+        code = 2 if isinstance(exc, click.UsageError) else exc.exit_code
+        return exc.format_message().replace("\n", " "), code
+    return None
+
+
+# ---------------------------------------------------------------- `day` without click
+
+# The `day` command's options that take a value, as click declares them (cli_click):
+# option -> parameter name.
+_DAY_OPTIONS = {
+    "--db": "db",
+    "--tz": "tz",
+    "--source": "source",
+    "--format": "fmt",
+    "--min-minutes": "min_minutes",
+    "--budget": "budget",
+}
+_DAY_DEFAULTS: dict[str, Any] = {
+    "date": None,
+    "db": None,
+    "tz": None,
+    "source": None,
+    "fmt": "json",
+    "min_minutes": 0.0,
+    "budget": 1500,
+    "no_cache": False,
+}
+
+
+def _plain_day(args: list[str]) -> dict[str, Any] | None:
+    """The parameters of a plain ``day`` call — the date, each option at most once as
+    ``--opt VALUE`` or ``--opt=VALUE`` with a value click accepts — exactly as click would
+    parse them; None for any other call (help, errors, anything unusual), which click
+    then parses and reports."""
+    if not args or args[0] != "day" or "_ACTFRAMES_COMPLETE" in os.environ:
+        return None  # (that variable asks click for shell completion)
+    got: dict[str, Any] = {}
+    rest = iter(args[1:])
+    for token in rest:
+        if not token.startswith("-"):
+            if not token or "date" in got:
+                return None
+            got["date"] = token
+            continue
+        if token == "--no-cache" and "no_cache" not in got:
+            got["no_cache"] = True
+            continue
+        option, eq, value = token.partition("=")
+        name = _DAY_OPTIONS.get(option)
+        if name is None or name in got:
+            return None
+        if not eq:
+            value = next(rest, "")
+        if not value or value.startswith("-"):
+            return None
+        converted = _day_value(name, value)
+        if converted is None:
+            return None
+        got[name] = converted
+    return {**_DAY_DEFAULTS, **got}
+
+
+def _day_value(name: str, value: str) -> Any:
+    """``value`` converted as the option's click type converts it, or None where click
+    would refuse it."""
+    if name == "db":  # click.Path(dir_okay=False, path_type=Path): readable, not a folder
+        try:
+            st = os.stat(value)
+        except OSError:
+            return Path(value)
+        if stat.S_ISDIR(st.st_mode) or not os.access(value, os.R_OK):
+            return None
+        return Path(value)
+    if name == "source":
+        return value if value in SOURCE_KINDS else None
+    if name == "fmt":
+        return value if value in FORMATS else None
+    try:
+        if name == "min_minutes":
+            return float(value)
+        if name == "budget":
+            return int(value)
+    except ValueError:
+        return None
+    return value  # --tz: text
+
+
+def _run_plain(params: dict[str, Any]) -> None:
+    """``run_day`` with what click's ``main`` (standalone_mode=False) does around a
+    command: an interrupt becomes an Abort after a newline on stderr, and a closed pipe
+    ends the process with status 1, its streams' flushes quieted."""
+    try:
+        run_day(**params)
+    except (EOFError, KeyboardInterrupt) as exc:
+        import click
+
+        click.echo(file=sys.stderr)
+        raise click.exceptions.Abort() from exc
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.stdout = cast(TextIO, _QuietFlush(sys.stdout))
+        sys.stderr = cast(TextIO, _QuietFlush(sys.stderr))
+        sys.exit(1)
+
+
+class _QuietFlush:
+    """A stream whose flush ignores a closed pipe (click's wrapper, without click)."""
+
+    def __init__(self, wrapped: TextIO) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.wrapped, attr)
+
+
+# The click group and the commands defined with it, loaded on first use.
+_IN_CLI_CLICK = frozenset({"cli", "LazyGroup", "day", "context", "apps", "demo"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _IN_CLI_CLICK:
+        from . import cli_click
+
+        return getattr(cli_click, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _fail(message: str, code: int) -> None:
@@ -424,4 +463,7 @@ def _fail(message: str, code: int) -> None:
 
 
 if __name__ == "__main__":
+    # `python -m actframes.cli`: cli_click and the lazy commands import this module by
+    # name; they find this one (and its _Process) rather than load a second copy.
+    sys.modules.setdefault("actframes.cli", sys.modules[__name__])
     main()

@@ -1,0 +1,159 @@
+"""The click group of ``actframes`` and its core commands (``day``, ``context``, ``apps``,
+``demo``); the others load lazily (``LAZY_COMMANDS``). Imported only when a call needs
+click: a plain ``actframes day`` runs without it (see ``cli``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .cli import (
+    FORMATS,
+    HELP,
+    LAZY_COMMANDS,
+    _budget,
+    _one_shot,
+    _open,
+    _options,
+    _out,
+    compile_day_cli,
+    ledger_table,
+    machine_zone,
+    now_ms,
+    run_day,
+    store_options,
+)
+from .errors import UsageError
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            command: click.Command = getattr(importlib.import_module(module), attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings=HELP)
+@click.version_option(__version__, prog_name="actframes")
+def cli() -> None:
+    """Compile screen-activity capture into deterministic activity frames."""
+
+
+@cli.command()
+@click.argument("date", required=False)
+@store_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True)
+@click.option(
+    "--min-minutes",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Hide frames with less active time (disclosed under 'omitted').",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=1500,
+    show_default=True,
+    help="Token budget (o200k) for --format context.",
+)
+@click.option(
+    "--no-cache", is_flag=True, help="Compile afresh; neither read nor write the document cache."
+)
+def day(
+    date: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    fmt: str,
+    min_minutes: float,
+    budget: int,
+    no_cache: bool,
+) -> None:
+    """Compile one local DATE (YYYY-MM-DD, default today) and print it.
+
+    Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
+    disables it) and served again only while the store holds the same rows for the day.
+    """
+    run_day(date, db, tz, source, fmt, min_minutes, budget, no_cache)
+
+
+@cli.command()
+@click.option("--hours", type=float, help="The last N hours (default 2).")
+@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
+@click.option("--until", metavar="TIME", help="End (default now).")
+@store_options
+@click.option(
+    "--budget", type=int, default=1500, show_default=True, help="Token budget (o200k tokens)."
+)
+@click.option("--min-minutes", type=float, default=0.0, show_default=True)
+def context(
+    hours: float | None,
+    since: str | None,
+    until: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    budget: int,
+    min_minutes: float,
+) -> None:
+    """Print the context block for a window of time (for a prompt)."""
+    _one_shot()
+    from .api import compile_window
+    from .emit.context import to_context
+    from .window import Window, hours_window, parse_local
+
+    zone = tz or machine_zone()
+    if hours is not None and (since or until):
+        raise UsageError("give --hours or --since/--until, not both")
+    if since:
+        start = parse_local(since, zone)
+        end = parse_local(until, zone) if until else now_ms()
+        if end <= start:
+            raise UsageError("--until must be after --since")
+        window = Window(start, end, zone)
+    else:
+        if until:
+            raise UsageError("--until needs --since")
+        window = hours_window(hours if hours is not None else 2.0, now_ms(), zone)
+    src = _open(db, source)
+    try:
+        doc = compile_window(src, window, _options(min_minutes))
+    finally:
+        src.close()
+    _out(to_context(doc, _budget(budget)))
+
+
+@cli.command()
+@click.argument("date", required=False)
+@store_options
+def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
+    """Print the ledger of DATE (default today) as a table: time per app and site."""
+    _one_shot()
+    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
+
+
+@cli.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("demo-out"),
+    show_default=True,
+    help="Folder for the demo store and its compiled outputs.",
+)
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--budget", type=int, default=1500, show_default=True)
+def demo(out: Path, seed: int, budget: int) -> None:
+    """Simulate a realistic workday, compile it, and show the result."""
+    from .demo import run_demo
+
+    _out(run_demo(out, seed=seed, budget=_budget(budget)))
