@@ -102,6 +102,26 @@ def hours_window(hours: float, now_ms: int, tz: str) -> Window:
     return Window(now_ms - int(hours * 3_600_000), now_ms, tz)
 
 
+class LocalDays:
+    """Local dates and times of epoch milliseconds in one zone, resolved once (exact:
+    timedelta arithmetic, no float seconds)."""
+
+    _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+    def __init__(self, tz: str) -> None:
+        self._zone = zone(tz)
+
+    def local(self, ms: int) -> datetime:
+        return (self._EPOCH + timedelta(milliseconds=ms)).astimezone(self._zone)
+
+    def day(self, ms: int) -> str:
+        return self.local(ms).date().isoformat()
+
+    def minute(self, ms: int) -> int:
+        d = self.local(ms)
+        return d.hour * 60 + d.minute
+
+
 def local_day_of(ts_ms: int, tz: str) -> str:
     return datetime.fromtimestamp(ts_ms / 1000, zone(tz)).date().isoformat()
 

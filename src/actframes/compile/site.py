@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
+
+_ID_SEGMENT = re.compile(
+    r"^(\d+|[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$", re.I
+)
+
+
+def is_id_segment(seg: str) -> bool:
+    """A URL path segment that names one record: digits, hex of 8+ with a digit, a UUID
+    (the ``{id}`` of URL templates)."""
+    return bool(_ID_SEGMENT.match(seg)) and any(c.isdigit() for c in seg)
 
 
 @lru_cache(maxsize=8192)

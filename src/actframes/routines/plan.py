@@ -33,10 +33,10 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..compile.ranges import compact
+from ..compile.site import is_id_segment
 from ..entities.engine import looks_secret, param_denied
 from .mine import Corpus, Mined
 from .tokens import RStep
-from .urls import is_id_segment
 
 POSITION_TOLERANCE_PX = 24
 # A navigation this soon after the step before it, every time, is that step's doing (a

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from ..window import zone
+from ..window import LocalDays
 from .roles import FIELD_ROLES, canonical_role
 from .urls import url_template
 
@@ -128,19 +127,10 @@ def normalise_name(role: str, name: str) -> str:
     return name
 
 
-class _Days:
-    def __init__(self, tz: str) -> None:
-        self._zone = zone(tz)
-        self._epoch = datetime(1970, 1, 1, tzinfo=UTC)
-
-    def day(self, ms: int) -> str:
-        return (self._epoch + timedelta(milliseconds=ms)).astimezone(self._zone).date().isoformat()
-
-
 def rsteps(steps: Iterable[dict[str, Any]], device: str, tz: str) -> list[RStep]:
     """The action steps of one device's step stream (``steps.build`` dicts, times in
     ms, in order) as routine steps, targets inherited as the module says."""
-    days = _Days(tz)
+    days = LocalDays(tz)
     out: list[RStep] = []
     last_click: dict[tuple[str, str], tuple[str, str, str, int | None, int | None]] = {}
     for s in steps:

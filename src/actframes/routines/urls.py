@@ -4,17 +4,11 @@ a guard can tell two local apps apart."""
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
-_ID_SEGMENT = re.compile(
-    r"^(\d+|[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$", re.I
-)
+from ..compile.site import is_id_segment
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def is_id_segment(seg: str) -> bool:
-    return bool(_ID_SEGMENT.match(seg)) and any(c.isdigit() for c in seg)
 
 
 def split_url(url: str) -> tuple[str, list[str]] | None:

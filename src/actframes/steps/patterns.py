@@ -19,15 +19,13 @@ boundary: a run of ping-pong switches or a URL visit ends at a gap or at midnigh
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..compile.site import site_of
+from ..compile.site import is_id_segment, site_of
 from ..model import Snapshot
-from ..window import zone
+from ..window import LocalDays
 from .model import CLICK, KEY, PASTE, TEXT, Action
 
 MIN_REPEATS = 3
@@ -37,11 +35,6 @@ PINGPONG_STAY_MS = 60_000
 HABIT_MIN_DAYS = 3
 HABIT_SPAN_MIN = 60
 MAX_EVIDENCE = 200  # evidence ids listed per pattern (the count is always complete)
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_ID_SEGMENT = re.compile(
-    r"^(\d+|[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$", re.I
-)
 
 Pattern = dict[str, Any]
 
@@ -58,28 +51,13 @@ def template(url: str) -> str | None:
     if not host:
         return None
     segs = [s for s in parts.path.split("/") if s]
-    segs = ["{id}" if _ID_SEGMENT.match(s) and any(c.isdigit() for c in s) else s for s in segs]
+    segs = ["{id}" if is_id_segment(s) else s for s in segs]
     return host + ("/" + "/".join(segs) if segs else "")
-
-
-class _Days:
-    def __init__(self, tz: str) -> None:
-        self._zone = zone(tz)
-
-    def local(self, ms: int) -> datetime:
-        return (_EPOCH + timedelta(milliseconds=ms)).astimezone(self._zone)
-
-    def day(self, ms: int) -> str:
-        return self.local(ms).date().isoformat()
-
-    def minute(self, ms: int) -> int:
-        d = self.local(ms)
-        return d.hour * 60 + d.minute
 
 
 def sequences(actions: Sequence[Action], tz: str) -> list[list[Action]]:
     """Runs of one app and device, split at session gaps and local midnights."""
-    days = _Days(tz)
+    days = LocalDays(tz)
     out: list[list[Action]] = []
     last: dict[str | None, tuple[Action, str]] = {}
     cur: dict[str | None, list[Action]] = {}
@@ -148,7 +126,7 @@ def _streams(snapshots: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
 
 
 def url_loops(snapshots: Sequence[Snapshot], tz: str) -> list[Pattern]:
-    days = _Days(tz)
+    days = LocalDays(tz)
     visits: dict[tuple[str, str, str], list[Snapshot]] = {}
     for dev, ss in sorted(_streams(snapshots).items()):
         prev: tuple[str | None, str, int] | None = None
@@ -197,7 +175,7 @@ def _close(run: list[Snapshot], dev: str, out: list[Pattern]) -> None:
 
 def app_pingpong(snapshots: Sequence[Snapshot], tz: str) -> list[Pattern]:
     """Per device: runs of app switches alternating between two apps."""
-    days = _Days(tz)
+    days = LocalDays(tz)
     out: list[Pattern] = []
     for dev, ss in sorted(_streams(snapshots).items()):
         prev: Snapshot | None = None
@@ -226,7 +204,7 @@ def app_pingpong(snapshots: Sequence[Snapshot], tz: str) -> list[Pattern]:
 def daily_habits(
     actions: Sequence[Action], snapshots: Sequence[Snapshot], tz: str
 ) -> list[Pattern]:
-    days = _Days(tz)
+    days = LocalDays(tz)
     first: dict[tuple[str, str], dict[str, int]] = {}
     for s in snapshots:
         site = site_of(s.url) if s.url else None
