@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..model import Snapshot
 from ..steps import load as steps_load
 from ..steps.build import action_steps, row_steps
 from ..steps.model import Action
-from ..steps.reattribute import reattribute_capture
-from ..steps.resolve import resolve_all
+from ..steps.resolve import Resolution, resolve_all
 from .tokens import RStep, rsteps
 
 
@@ -20,19 +20,9 @@ def read_steps(
     """(action steps of [start_ms, end_ms) in (device, time) order, screen sizes by
     device). Stale events are re-attributed first, as the compiler does."""
     fam = steps_load.family(path, source)
-    src = steps_load.open_any(path, fam)
-    try:
-        cap = src.read(start_ms, end_ms)
-    finally:
-        src.close()
+    cap = steps_load.read_capture(path, fam, start_ms, end_ms)
     acts, elements, screens = steps_load.actions(path, fam, cap, start_ms, end_ms, include_text)
-    _, rep = reattribute_capture(cap)
-    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
-    acts = [
-        a._replace(ts_ms=moved_to[rep.moved[a.event_id]]) if a.event_id in rep.moved else a
-        for a in acts
-    ]
-    acts, how = resolve_all(acts, elements, screens)
+    acts, how = resolve_all(steps_load.reattributed(acts, cap), elements, screens)
     snaps = [s for s in cap.snapshots if start_ms <= s.ts_ms < end_ms]
     return stream(acts, snaps, how, tz, include_text), {
         d: (s.w, s.h) for d, s in sorted(screens.items())
@@ -42,7 +32,7 @@ def read_steps(
 def stream(
     acts: Sequence[Action],
     snaps: Sequence[Snapshot],
-    how: object,
+    how: Mapping[int, Resolution],
     tz: str,
     include_text: bool,
 ) -> list[RStep]:
@@ -56,15 +46,15 @@ def stream(
     by_dev_s: dict[str, list[Snapshot]] = {}
     for s in snaps:
         by_dev_s.setdefault(s.device or "", []).append(s)
-    steps_of: dict[str, list[dict[str, object]]] = {}
+    steps_of: dict[str, list[dict[str, Any]]] = {}
     for dev, acts_d in by_dev_a.items():
-        steps_of.setdefault(dev, []).extend(action_steps(acts_d, how, include_text))  # type: ignore[arg-type]
+        steps_of.setdefault(dev, []).extend(action_steps(acts_d, how, include_text))
     for dev, snaps_d in by_dev_s.items():
         key = dev if dev in by_dev_a else ""
         steps_of.setdefault(key, []).extend(s for s in row_steps(snaps_d) if s["op"] == "navigate")
     out: list[RStep] = []
     for dev in sorted(steps_of):
         steps = steps_of[dev]
-        steps.sort(key=lambda s: (s["t_ms"], s["id"], s["op"]))  # type: ignore[arg-type,return-value]
-        out.extend(rsteps(steps, dev, tz))  # type: ignore[arg-type]
+        steps.sort(key=lambda s: (s["t_ms"], s["id"], s["op"]))
+        out.extend(rsteps(steps, dev, tz))
     return out

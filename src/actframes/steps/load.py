@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,31 @@ def open_any(path: Path, fam: str) -> Any:
     from ..sources import open_source
 
     return open_source(path, fam)
+
+
+def read_capture(path: Path, fam: str, start_ms: int, end_ms: int) -> Capture:
+    """The capture of [start_ms, end_ms), the store opened read-only and closed again."""
+    src = open_any(path, fam)
+    try:
+        cap: Capture = src.read(start_ms, end_ms)
+    finally:
+        src.close()
+    return cap
+
+
+def reattributed(acts: Sequence[Action], cap: Capture) -> list[Action]:
+    """``acts`` with the times the compiler's stale-event re-attribution gives them (an
+    event moved to a snapshot takes the snapshot's time), so steps agree with frames."""
+    from .reattribute import reattribute_capture
+
+    _, rep = reattribute_capture(cap)
+    if not rep.moved:
+        return list(acts)
+    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
+    return [
+        a._replace(ts_ms=moved_to[rep.moved[a.event_id]]) if a.event_id in rep.moved else a
+        for a in acts
+    ]
 
 
 def row_time(path: Path, fam: str, row_id: int) -> int | None:

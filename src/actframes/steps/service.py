@@ -16,7 +16,6 @@ from . import load
 from .build import frame_steps, render
 from .layouts import LayoutSpan, apply_layouts
 from .patterns import find_patterns
-from .reattribute import reattribute_capture
 from .resolve import resolve_all
 
 
@@ -39,14 +38,7 @@ def steps_of_frame(
             raise UsageError(f"{path}: no row {frame_id[1:]} for frame {frame_id} (try --date)")
         date = local_day_of(ts, zone)
     window = day_window(date, zone)
-    src = load.open_any(path, fam)
-    try:
-        cap = src.read(window.start_ms, window.end_ms)
-    finally:
-        src.close()
-    # The compiler re-attributes stale events itself; the report says which moved where,
-    # so the actions below carry the same times.
-    _, rep = reattribute_capture(cap)
+    cap = load.read_capture(path, fam, window.start_ms, window.end_ms)
     doc = compile_capture(cap, window)
     frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
     if frame is None:
@@ -54,11 +46,8 @@ def steps_of_frame(
     acts, elements, screens = load.actions(
         path, fam, cap, window.start_ms - 300_000, window.end_ms + 300_000, include_text
     )
-    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
-    acts = [
-        a._replace(ts_ms=moved_to[rep.moved[a.event_id]]) if a.event_id in rep.moved else a
-        for a in acts
-    ]
+    # The compiler re-attributes stale events itself: the actions take the same times.
+    acts = load.reattributed(acts, cap)
     if layout and include_text:
         acts = apply_layouts(acts, [LayoutSpan(layout)])
     acts, how = resolve_all(acts, elements, screens)
@@ -83,11 +72,7 @@ def patterns_over(
     start = day_window(first.isoformat(), zone).start_ms
     end = day_window(last, zone).end_ms
     fam = load.family(path, source)
-    src = load.open_any(path, fam)
-    try:
-        cap = src.read(start, end)
-    finally:
-        src.close()
+    cap = load.read_capture(path, fam, start, end)
     snaps = [s for s in cap.snapshots if start <= s.ts_ms < end]
     acts, elements, screens = load.actions(path, fam, cap, start, end, include_text)
     if layout and include_text:
