@@ -103,10 +103,26 @@ def is_uilog(path: Path) -> bool:
     return all(n in names for n in REQUIRED)
 
 
+# The last log parsed, by file identity: the source, the steps reader and the label
+# scorer each ask for the same rows, and a log changed on disk is parsed afresh.
+_last: tuple[tuple[str, int, int, int], list[UIRow], list[Rejected]] | None = None
+
+
 def read_rows(path: Path) -> tuple[list[UIRow], list[Rejected]]:
     """Every row of the log in (time, row number) order, and the rows it cannot use."""
-    if not path.exists():
-        raise SourceError(f"{path}: no such file")
+    global _last
+    try:
+        st = path.stat()
+    except OSError:
+        raise SourceError(f"{path}: no such file") from None
+    key = (str(path.resolve()), st.st_ino, st.st_size, st.st_mtime_ns)
+    if _last is None or _last[0] != key:
+        rows, rejected = _parse_rows(path)
+        _last = (key, rows, rejected)
+    return list(_last[1]), list(_last[2])
+
+
+def _parse_rows(path: Path) -> tuple[list[UIRow], list[Rejected]]:
     try:
         text = path.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
