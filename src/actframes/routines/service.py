@@ -94,15 +94,13 @@ def find_routine(
     routine_id: str,
     days: int | None,
     until: str | None,
-    min_days: int | None = None,
-    include_text: bool = False,
     rules: Rules | None = None,
+    include_text: bool = False,
 ) -> dict[str, Any]:
     """The routine ``routine_id`` mined from the store with ``rules`` (default: the
-    defaults, with ``min_days`` when given); UsageError when absent."""
+    defaults); UsageError when absent."""
     start, end = window_of(zone, days, until)
-    if rules is None:
-        rules = Rules() if min_days is None else Rules(min_days=min_days)
+    rules = rules or Rules()
     found = mine_store(path, source, zone, start, end, rules, include_text)
     for r in found.routines:
         if r["id"] == routine_id:
