@@ -220,6 +220,12 @@ def suite(
     )
 
 
+def _remove_store(p: Path) -> None:
+    """A store written by an earlier run, with its WAL files: the simulators write anew."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(p) + suffix).unlink(missing_ok=True)
+
+
 def simulated_datasets(folder: Path) -> list[Dataset]:
     """The simulated stores the suite measures, written afresh into ``folder`` (the
     simulator is seeded, so the same code gives the same stores)."""
@@ -230,8 +236,7 @@ def simulated_datasets(folder: Path) -> list[Dataset]:
     folder.mkdir(parents=True, exist_ok=True)
     demo, dense, week = (folder / n for n in ("demo.db", "dense-26k.db", "week-2screens.db"))
     for p in (demo, dense, week):
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(p) + suffix).unlink(missing_ok=True)
+        _remove_store(p)
     build_demo_store(demo)
     write_screenpipe(dense, simulate_day("2026-03-10", "UTC", seed=7, rows=26_000))
     days = simulate_days("2026-03-05", 5, "America/New_York", seed=11, devices=("eDP-1", "HDMI-1"))
@@ -370,6 +375,5 @@ def simulated_history(folder: Path, days: int, seed: int) -> Path:
 
     folder.mkdir(parents=True, exist_ok=True)
     p = folder / f"workflows-{days}d-seed{seed}.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(p) + suffix).unlink(missing_ok=True)
+    _remove_store(p)
     return write_workflows(p, simulate_workflows(n_days=days, seed=seed))
