@@ -291,6 +291,43 @@ def bench_day_dense(ctx: Context) -> dict[str, Any]:
     return _day_vs_ref(ctx, 26_000)
 
 
+def floor_tool() -> Tool:
+    """bench/floor.py: the least a Python program spends on the day (see its docstring)."""
+    script = ROOT / "bench" / "floor.py"
+    return Tool(
+        name="floor",
+        argv=lambda db: [sys.executable, str(script), str(db), DAY, TZ],
+        env=lambda db: {**os.environ, "TZ": TZ},
+    )
+
+
+def _floor_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
+    """The floor beside the reference: the reference's time over the floor's is the
+    largest speed-up any Python implementation could show here (the "ceiling")."""
+    db = dataset(rows)
+    series = side_by_side(floor_tool(), ctx.ref, db, ctx.runs)
+    result = _describe(db)
+    result["ours"] = series[0].summary()
+    if len(series) > 1:
+        result["ref"] = series[1].summary()
+        if series[0].samples and series[1].samples:
+            ceiling = statistics.median(pair_ratios(series[0], series[1]))
+            result["speedup"] = round(ceiling, 2)
+            needed_ms = result["ref"]["median_s"] * 1000 / SPEEDUP_TARGET
+            result["target"] = f"ceiling; {SPEEDUP_TARGET:g}x needs <= {needed_ms:.0f} ms"
+    return result
+
+
+@benchmark("floor-2.6k", "the least a Python program spends on the 2.6k day (bench/floor.py)")
+def bench_floor_small(ctx: Context) -> dict[str, Any]:
+    return _floor_vs_ref(ctx, 2_600)
+
+
+@benchmark("floor-26k", "the least a Python program spends on the 26k day (bench/floor.py)")
+def bench_floor_dense(ctx: Context) -> dict[str, Any]:
+    return _floor_vs_ref(ctx, 26_000)
+
+
 @benchmark("mem-100k", "our peak RSS and wall time on a ~100k-frame day")
 def bench_memory(ctx: Context) -> dict[str, Any]:
     rows = 100_000
