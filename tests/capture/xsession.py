@@ -177,8 +177,17 @@ class XSession:
         return int(wait_for(f"a window named {title!r}", find, timeout))
 
     def activate(self, wid: int) -> None:
-        self.xdotool("windowactivate", "--sync", str(wid))
-        wait_for("focus", lambda: self.xdotool("getactivewindow") == str(wid), 5)
+        """Focus the window. Under load the window manager may take a while to act, and
+        ``getactivewindow`` fails while no window is active: both are asked again until
+        the window has the focus, not taken as failures."""
+
+        def focused() -> bool:
+            if self.run(["xdotool", "getactivewindow"], check=False).strip() == str(wid):
+                return True
+            self.run(["xdotool", "windowactivate", str(wid)], check=False)
+            return False
+
+        wait_for(f"focus on window {wid}", focused, 15, step=0.1)
 
     # ---------------------------------------------------------------- the recorder
 
