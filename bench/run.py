@@ -12,6 +12,7 @@ own virtualenv (``.bench/ref-venv``) so it never touches ours.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -144,20 +145,40 @@ def dataset(rows: int) -> Path:
 @dataclass(frozen=True)
 class Sample:
     wall_s: float
-    maxrss_kib: int
+    maxrss_kib: int | None  # measured on this run, or None
 
 
 class RunFailed(RuntimeError):
     pass
 
 
-def run_once(tool: Tool, db: Path, stdout: int = subprocess.DEVNULL) -> Sample:
-    """One whole process: wall time around it, and its peak RSS from ``wait4``."""
-    with tempfile.TemporaryFile() as err:
+@functools.cache
+def gnu_time() -> str | None:
+    """GNU time, or None where there is none.
+
+    A child's peak RSS as ``wait4`` gives it also counts the memory of the process it was
+    forked from, up to its ``exec``: this benchmark's own (20-80 MB, more once the MCP
+    client is loaded) would hide any smaller figure. GNU time is a small program that
+    starts the command itself and reports that command's peak alone (its own ~2 MB aside).
+    """
+    try:
+        out = subprocess.run(["/usr/bin/time", "--version"], capture_output=True, text=True)
+    except OSError:
+        return None
+    return "/usr/bin/time" if "GNU" in out.stdout + out.stderr else None
+
+
+def run_once(tool: Tool, db: Path, stdout: int = subprocess.DEVNULL, rss: bool = False) -> Sample:
+    """One whole process and the wall time around it; with ``rss``, its peak RSS too —
+    through GNU time where there is one, else ``wait4``'s (see gnu_time). Timed runs go
+    without GNU time, so their wall time is the command's alone."""
+    argv = tool.argv(db)
+    wrapper = gnu_time() if rss else None
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
+        if wrapper:
+            argv = [wrapper, "-f", "%M", "-o", peak.name, *argv]
         start = time.perf_counter()
-        proc = subprocess.Popen(
-            tool.argv(db), stdout=stdout, stderr=err, env=tool.env(db), cwd=BENCH_DIR
-        )
+        proc = subprocess.Popen(argv, stdout=stdout, stderr=err, env=tool.env(db), cwd=BENCH_DIR)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
@@ -165,28 +186,31 @@ def run_once(tool: Tool, db: Path, stdout: int = subprocess.DEVNULL) -> Sample:
             err.seek(0)
             tail = err.read().decode(errors="replace").strip().splitlines()[-3:]
             raise RunFailed(f"{tool.name} exited {proc.returncode}: {' | '.join(tail)}")
-    # ru_maxrss is in KiB on Linux.
-    return Sample(wall, int(usage.ru_maxrss))
+        # Both are in KiB on Linux; GNU time's figure is the last line it wrote.
+        kib = int(peak.read().split()[-1]) if wrapper else int(usage.ru_maxrss)
+    return Sample(wall, kib if rss else None)
 
 
-def warm_up(tool: Tool, db: Path) -> int:
-    """One untimed run that also checks the output is a JSON document; returns its frames."""
+def warm_up(tool: Tool, db: Path) -> tuple[int, Sample]:
+    """One untimed run that checks the output is a JSON document and measures the peak
+    RSS; returns the document's number of frames and the run."""
     with tempfile.TemporaryFile() as out:
-        run_once(tool, db, stdout=out.fileno())
+        sample = run_once(tool, db, stdout=out.fileno(), rss=True)
         out.seek(0)
         try:
             doc = json.loads(out.read())
         except ValueError as exc:
             raise RunFailed(f"{tool.name} did not print JSON ({exc})") from exc
     frames = doc.get("frames") if isinstance(doc, dict) else None
-    return len(frames) if isinstance(frames, list) else -1
+    return (len(frames) if isinstance(frames, list) else -1), sample
 
 
 @dataclass
 class Series:
     tool: str
     frames: int = -1
-    samples: list[Sample] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)  # the timed runs
+    rss_kib: list[int] = field(default_factory=list)  # every peak RSS measured
     error: str | None = None
 
     def summary(self) -> dict[str, Any]:
@@ -200,24 +224,33 @@ class Series:
             "median_s": round(statistics.median(walls), 4),
             "min_s": round(min(walls), 4),
             "max_s": round(max(walls), 4),
-            "peak_rss_mb": round(max(s.maxrss_kib for s in self.samples) * 1024 / 1e6, 1),
+            "peak_rss_mb": round(max(self.rss_kib) * 1024 / 1e6, 1),
+            # False: wait4's figure, which counts this benchmark's own memory too.
+            "peak_rss_exact": gnu_time() is not None,
         }
 
 
-def side_by_side(ours: Tool, ref: Tool | None, db: Path, runs: int) -> list[Series]:
-    """One warm-up each, then ``runs`` pairs whose order alternates (AB, BA, ...) so slow
-    drift of the machine falls on both sides alike."""
+def side_by_side(
+    ours: Tool, ref: Tool | None, db: Path, runs: int, rss_each_run: bool = False
+) -> list[Series]:
+    """One warm-up each (which measures the peak RSS), then ``runs`` pairs whose order
+    alternates (AB, BA, ...) so slow drift of the machine falls on both sides alike.
+    ``rss_each_run``: every timed run measures the peak RSS as well."""
     tools = [ours] + ([ref] if ref else [])
     series = [Series(t.name) for t in tools]
     for t, s in zip(tools, series, strict=True):
         try:
-            s.frames = warm_up(t, db)
+            s.frames, first = warm_up(t, db)
+            s.rss_kib.append(first.maxrss_kib or 0)
         except RunFailed as exc:
             s.error = str(exc)
     live = [(t, s) for t, s in zip(tools, series, strict=True) if not s.error]
     for i in range(runs):
         for t, s in live if i % 2 == 0 else live[::-1]:
-            s.samples.append(run_once(t, db))
+            sample = run_once(t, db, rss=rss_each_run)
+            s.samples.append(sample)
+            if sample.maxrss_kib is not None:
+                s.rss_kib.append(sample.maxrss_kib)
     return series
 
 
@@ -332,7 +365,7 @@ def bench_floor_dense(ctx: Context) -> dict[str, Any]:
 def bench_memory(ctx: Context) -> dict[str, Any]:
     rows = 100_000
     db = dataset(rows)
-    series = side_by_side(ctx.ours, None, db, min(ctx.runs, MEMORY_RUNS))[0]
+    series = side_by_side(ctx.ours, None, db, min(ctx.runs, MEMORY_RUNS), rss_each_run=True)[0]
     result = _describe(db)
     result["ours"] = series.summary()
     if series.samples:
@@ -488,6 +521,9 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
         for side in ("ours", "ref"):
             if side in r and "error" in r[side]:
                 print(f"{name}: {r[side]['error']}")
+    sides = [r[side] for r in results.values() for side in ("ours", "ref") if side in r]
+    if any(side.get("peak_rss_exact") is False for side in sides):
+        print("RSS: no GNU time here, so each figure also counts this benchmark's own memory")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,51 @@
+"""bench/run.py's peak-RSS figure is the measured command's own, not the benchmark's."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+RUN = Path(__file__).resolve().parents[2] / "bench" / "run.py"
+MB = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_run", RUN)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    if module.gnu_time() is None:
+        pytest.skip("GNU time is not installed")
+    return module
+
+
+def python_tool(bench: ModuleType, code: str) -> object:
+    return bench.Tool(name="probe", argv=lambda db: [sys.executable, "-c", code], env=lambda db: {})
+
+
+def peak_mb(bench: ModuleType, code: str) -> float:
+    sample = bench.run_once(python_tool(bench, code), Path("unused"), rss=True)
+    return float(sample.maxrss_kib) * 1024 / MB
+
+
+def test_a_small_command_reads_small_under_a_large_benchmark(bench: ModuleType) -> None:
+    ballast = bytearray(300 * MB)  # this process, the benchmark's stand-in, grows first
+    ballast[::4096] = b"\x01" * len(ballast[::4096])
+    assert peak_mb(bench, "pass") < 60
+    del ballast
+
+
+def test_a_large_command_reads_large(bench: ModuleType) -> None:
+    code = "b = bytearray(150_000_000); b[::4096] = b'\\x01' * len(b[::4096])"
+    assert 150 <= peak_mb(bench, code) < 250
+
+
+def test_timed_runs_measure_no_rss(bench: ModuleType) -> None:
+    sample = bench.run_once(python_tool(bench, "pass"), Path("unused"))
+    assert sample.maxrss_kib is None and sample.wall_s > 0
