@@ -68,7 +68,16 @@ def ours_tool() -> Tool:
         # --no-cache: every run compiles, as the reference does; the cache has its own
         # benchmark (history-61d).
         argv=lambda db: [
-            str(exe), "day", DAY, "--db", str(db), "--tz", TZ, "--format", "json", "--no-cache"
+            str(exe),
+            "day",
+            DAY,
+            "--db",
+            str(db),
+            "--tz",
+            TZ,
+            "--format",
+            "json",
+            "--no-cache",
         ],
         env=lambda db: {**os.environ, "TZ": TZ},
     )
