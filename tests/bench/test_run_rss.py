@@ -14,7 +14,7 @@ MB = 1_000_000
 
 
 @pytest.fixture(scope="module")
-def bench() -> ModuleType:
+def bench(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_run", RUN)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -22,6 +22,7 @@ def bench() -> ModuleType:
     spec.loader.exec_module(module)
     if module.gnu_time() is None:
         pytest.skip("GNU time is not installed")
+    module.BENCH_DIR = tmp_path_factory.mktemp("bench")  # runs start in it; not in a clone yet
     return module
 
 
