@@ -28,6 +28,29 @@ SCHEMA_VERSION = 3
 # Marks a native store so ``detect`` recognises it from the file alone.
 APPLICATION_ID = 0x41465231  # "AFR1"
 
+
+def _bump(row: str) -> str:
+    """Bump the change counter of the UTC day of ``row`` (NEW or OLD); -1 collects rows
+    without a plausible time."""
+    return f"""
+        INSERT INTO change_days (day, version)
+            VALUES (CASE WHEN {row}.ts_ms IS NULL OR {row}.ts_ms < 946684800000
+                  OR {row}.ts_ms >= 4102444800000 THEN -1
+                  ELSE CAST({row}.ts_ms / 86400000 AS INTEGER) END, 1)
+            ON CONFLICT (day) DO UPDATE SET version = version + 1;"""
+
+
+def _counting_triggers(table: str) -> str:
+    """The triggers that count every insert, update (both days) and delete in ``table``."""
+    rows = {"insert": ("NEW",), "update": ("OLD", "NEW"), "delete": ("OLD",)}
+    return "".join(
+        f"    CREATE TRIGGER IF NOT EXISTS {table}_{op}_counts AFTER {op.upper()} ON {table} BEGIN"
+        + "".join(_bump(r) for r in bumped)
+        + "\n    END;\n"
+        for op, bumped in rows.items()
+    )
+
+
 _MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE IF NOT EXISTS meta (
@@ -94,59 +117,8 @@ _MIGRATIONS: dict[int, str] = {
         version INTEGER NOT NULL
     );
     INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
-    CREATE TRIGGER IF NOT EXISTS snapshots_insert_counts AFTER INSERT ON snapshots BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
-                  OR NEW.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    CREATE TRIGGER IF NOT EXISTS snapshots_update_counts AFTER UPDATE ON snapshots BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
-                  OR OLD.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
-                  OR NEW.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    CREATE TRIGGER IF NOT EXISTS snapshots_delete_counts AFTER DELETE ON snapshots BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
-                  OR OLD.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    CREATE TRIGGER IF NOT EXISTS input_events_insert_counts AFTER INSERT ON input_events BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
-                  OR NEW.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    CREATE TRIGGER IF NOT EXISTS input_events_update_counts AFTER UPDATE ON input_events BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
-                  OR OLD.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN NEW.ts_ms IS NULL OR NEW.ts_ms < 946684800000
-                  OR NEW.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(NEW.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    CREATE TRIGGER IF NOT EXISTS input_events_delete_counts AFTER DELETE ON input_events BEGIN
-        INSERT INTO change_days (day, version)
-            VALUES (CASE WHEN OLD.ts_ms IS NULL OR OLD.ts_ms < 946684800000
-                  OR OLD.ts_ms >= 4102444800000 THEN -1
-                  ELSE CAST(OLD.ts_ms / 86400000 AS INTEGER) END, 1)
-            ON CONFLICT (day) DO UPDATE SET version = version + 1;
-    END;
-    """,
+"""
+    + "".join(_counting_triggers(t) for t in ("snapshots", "input_events")),
 }
 
 
