@@ -167,16 +167,22 @@ class Accessibility:
     ) -> Inspection | None:
         """Look at the frame of process ``pid`` that shows ``title`` (at ``bounds`` on the
         screen, when known). None: the app does not expose itself."""
-        if not pid or self._bus is None:
+        fut = self.inspect_async(
+            pid,
+            title,
+            elements=elements,
+            url=url,
+            bounds=bounds,
+            max_elements=max_elements,
+            max_nodes=max_nodes,
+            timeout=timeout,
+        )
+        if fut is None:
             return None
         try:
-            return self._run(
-                self._inspect(pid, title, bounds, elements, url, max_elements, max_nodes, timeout),
-                timeout + 0.5,
-            )
-        except (TimeoutError, LookupError, OSError, EOFError, asyncio.CancelledError):
-            return None
+            return fut.result(timeout + 1.0)  # the look itself gives up after timeout + 0.5
         except Exception:
+            fut.cancel()
             return None
 
     def inspect_async(
