@@ -18,7 +18,7 @@ import pytest
 from actframes.routines.cdp import find_chromium
 
 from ..builders import cli_env, run_cli
-from .webapp import ClaimsApp, claim_routine, measure_points
+from .webapp import FIXED_POINTS, ClaimsApp, claim_routine, measure_points
 
 CHROMIUM = find_chromium()
 REQUIRED = os.environ.get("ACTFRAMES_REQUIRE_BROWSER") == "1"
@@ -27,15 +27,6 @@ needs_browser = pytest.mark.skipif(
     reason="no Chromium binary (apt-get install chromium, or set ACTFRAMES_CHROMIUM)",
 )
 
-# Fixed points for the browser-free tests; the browser tests measure the real ones.
-FIXED_POINTS = {
-    "first_name": (290, 201),
-    "last_name": (290, 249),
-    "student_id": (290, 297),
-    "amount": (290, 345),
-    "date": (290, 393),
-    "submit": (55, 441),
-}
 SLOTS = {
     "first_name": "Philippa",
     "last_name": "Quartermaine",

@@ -23,16 +23,8 @@ from actframes.routines.replay import (
     validate,
 )
 
-from .webapp import claim_routine
+from .webapp import FIXED_POINTS, claim_routine
 
-POINTS = {
-    "first_name": (290, 201),
-    "last_name": (290, 249),
-    "student_id": (290, 297),
-    "amount": (290, 345),
-    "date": (290, 393),
-    "submit": (55, 441),
-}
 BASE = "http://127.0.0.1:8123"
 SLOTS = {
     "first_name": "Ada",
@@ -44,7 +36,7 @@ SLOTS = {
 
 
 def routine() -> dict[str, Any]:
-    return claim_routine(BASE, POINTS)
+    return claim_routine(BASE, FIXED_POINTS)
 
 
 @pytest.mark.parametrize(
