@@ -102,6 +102,31 @@ def store_options(f: F) -> F:
     return f
 
 
+def out_option(default: str, help: str) -> Callable[[F], F]:
+    """``--out FOLDER`` (default ``default``) for commands that write several files."""
+    import click
+
+    return click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path(default),
+        show_default=True,
+        help=help,
+    )
+
+
+def min_minutes_option(f: F) -> F:
+    import click
+
+    return click.option(
+        "--min-minutes",
+        type=float,
+        default=0.0,
+        show_default=True,
+        help="Hide frames with less active time (disclosed under 'omitted').",
+    )(f)
+
+
 def _open(db: Path | None, source: str | None) -> Any:
     from .sources import open_source
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import _budget, _out, default_db, machine_zone, store_options, today
+from .cli import _budget, _out, default_db, machine_zone, out_option, store_options, today
 from .errors import UsageError
 
 if TYPE_CHECKING:
@@ -97,13 +97,7 @@ def _progress(quiet: bool) -> Callable[[str], None]:
 )
 @click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Question seed.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("bench-out"),
-    show_default=True,
-    help="Folder for results.json, report.md and chart.png.",
-)
+@out_option("bench-out", "Folder for results.json, report.md and chart.png.")
 @click.option("--max-prompt-tokens", type=int, default=180_000, show_default=True)
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Per model call.")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
@@ -145,13 +139,7 @@ def qa(
 
 
 @bench.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("bench-out"),
-    show_default=True,
-    help="Folder for the simulated stores and every report.",
-)
+@out_option("bench-out", "Folder for the simulated stores and every report.")
 @click.option(
     "--aw",
     "aw",
@@ -256,13 +244,7 @@ def _screen(text: str) -> tuple[int, int]:
 
 
 @bench.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("bench-out"),
-    show_default=True,
-    help="Folder for the simulated history and the reports.",
-)
+@out_option("bench-out", "Folder for the simulated history and the reports.")
 @click.option(
     "--uilog",
     type=click.Path(dir_okay=False, path_type=Path),

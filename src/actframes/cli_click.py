@@ -21,7 +21,9 @@ from .cli import (
     compile_day_cli,
     ledger_table,
     machine_zone,
+    min_minutes_option,
     now_ms,
+    out_option,
     run_day,
     store_options,
 )
@@ -52,13 +54,7 @@ def cli() -> None:
 @click.argument("date", required=False)
 @store_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True)
-@click.option(
-    "--min-minutes",
-    type=float,
-    default=0.0,
-    show_default=True,
-    help="Hide frames with less active time (disclosed under 'omitted').",
-)
+@min_minutes_option
 @click.option(
     "--budget",
     type=int,
@@ -143,13 +139,7 @@ def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) 
 
 
 @cli.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("demo-out"),
-    show_default=True,
-    help="Folder for the demo store and its compiled outputs.",
-)
+@out_option("demo-out", "Folder for the demo store and its compiled outputs.")
 @click.option("--seed", type=int, default=7, show_default=True)
 @click.option("--budget", type=int, default=1500, show_default=True)
 def demo(out: Path, seed: int, budget: int) -> None:

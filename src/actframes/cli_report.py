@@ -13,7 +13,15 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _out, compile_day_cli, machine_zone, store_options, today
+from .cli import (
+    HELP,
+    _out,
+    compile_day_cli,
+    machine_zone,
+    min_minutes_option,
+    store_options,
+    today,
+)
 from .errors import ActframesError
 
 
@@ -24,13 +32,7 @@ class ReportWriteError(ActframesError):
 @click.command(context_settings=HELP)
 @click.argument("date", required=False)
 @store_options
-@click.option(
-    "--min-minutes",
-    type=float,
-    default=0.0,
-    show_default=True,
-    help="Hide frames with less active time (disclosed under 'omitted').",
-)
+@min_minutes_option
 @click.option(
     "--html",
     "out",
