@@ -40,6 +40,17 @@ def compile_window(source: Source, window: Window, options: Options | None = Non
     return compile_capture(cap, window, options)
 
 
+def compile_comms(source: Source, window: Window, options: Options | None = None) -> Doc:
+    """The communications view of a window: e-mail, chat, meeting and social-inbox
+    surfaces with their conversations (``compile/comms.py``)."""
+    from .compile.comms import communications
+    from .compile.pipeline import compile_pieces
+
+    cap = source.read(window.start_ms, window.end_ms)
+    doc, frames = compile_pieces(cap, window, options)
+    return communications(doc, frames)
+
+
 def compile_day(source: Source, day: str, tz: str, options: Options | None = None) -> Doc:
     """The Tier-1 document for one local calendar day (23 or 25 hours across DST)."""
     return compile_window(source, day_window(day, tz), options)
@@ -58,6 +69,7 @@ __all__ = [
     "Options",
     "Window",
     "compile_capture",
+    "compile_comms",
     "compile_day",
     "compile_path",
     "compile_window",

@@ -222,6 +222,7 @@ def _exit_now() -> None:
 # Commands that live in their own modules, imported only when invoked (or listed), so
 # `actframes day` does not pay for the recorder, the MCP server or the HTML report.
 LAZY_COMMANDS: dict[str, str] = {
+    "comms": "actframes.cli_comms:comms",
     "verify": "actframes.cli_trust:verify",
     "tier2": "actframes.cli_trust:tier2",
     "cache": "actframes.cli_trust:cache",

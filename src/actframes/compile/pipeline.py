@@ -40,6 +40,14 @@ def compile_capture(
     cap: Capture, window: Window, options: Options | None = None, *, digest: str | None = None
 ) -> Doc:
     """The Tier-1 document; ``digest`` may be passed when the caller has it already."""
+    return compile_pieces(cap, window, options, digest=digest)[0]
+
+
+def compile_pieces(
+    cap: Capture, window: Window, options: Options | None = None, *, digest: str | None = None
+) -> tuple[Doc, list[Piece]]:
+    """The document and the frames it was made of (each with its interruptions, rows and
+    credited time), for views that need a row's own time (``compile/comms.py``)."""
     opts = options or Options()
     rules = opts.rules
     away = AwayClock(cap.afk)
@@ -83,7 +91,7 @@ def compile_capture(
         has_urls=cap.has_urls,
         interval=interval,
     )
-    return assemble(
+    doc = assemble(
         cap=cap_view,
         window=window,
         shown=shown,
@@ -101,6 +109,7 @@ def compile_capture(
         reattributed=reattributed,
         compiled=compiled_obj(opts),
     )
+    return doc, frames
 
 
 def _reattribute(

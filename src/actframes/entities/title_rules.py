@@ -585,11 +585,17 @@ def _prefix(family: str) -> re.Pattern[str] | None:
     return recache.compile(rf"^(?:{p})") if p else None
 
 
+def normalise_app(app: str) -> str:
+    """An app name as the app tables match it: lower case, no path, no ``.exe``-like suffix
+    (``C:\\…\\Slack.exe`` → ``slack``)."""
+    name = re.split(r"[/\\]", app.translate(_INVISIBLE).strip().lower())[-1]
+    return re.sub(r"\.(?:exe|app|bin|desktop|appimage)$", "", name).strip()
+
+
 @lru_cache(maxsize=1024)
 def app_family(app: str) -> str | None:
     """The family of an app name: ``Code.exe`` → ``vscode``; None when unknown."""
-    name = re.split(r"[/\\]", app.translate(_INVISIBLE).strip().lower())[-1]
-    name = re.sub(r"\.(?:exe|app|bin|desktop|appimage)$", "", name).strip()
+    name = normalise_app(app)
     if not name:
         return None
     for pattern, family in APP_FAMILIES:

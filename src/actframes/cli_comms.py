@@ -1,0 +1,79 @@
+"""``actframes comms``: who and where — the e-mail, chat, meeting and social-inbox
+surfaces of a day (or of --since/--until), with the conversations their titles name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli import HELP, _one_shot, _open, _out, machine_zone, now_ms, store_options, today
+from .errors import UsageError
+
+COMMS_FORMATS = ("json", "md", "context")
+
+
+@click.command(context_settings=HELP)
+@click.argument("date", required=False)
+@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
+@click.option("--until", metavar="TIME", help="End, with --since (default now).")
+@store_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(COMMS_FORMATS),
+    default="json",
+    show_default=True,
+    help="json (the view), md (readable) or context (a short block for a prompt).",
+)
+def comms(
+    date: str | None,
+    since: str | None,
+    until: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    fmt: str,
+) -> None:
+    """Who and where: the communication surfaces of DATE (default today).
+
+    E-mail, chat, meetings and social inboxes, recognised by app, site and page kind;
+    per surface its active seconds (the ledger's), visits, first and last time, input
+    counts, and the conversations its window titles and URLs name (channel, thread,
+    subject, person), each with its own time, visits and frame ids. Message bodies are
+    never read.
+    """
+    _one_shot()
+    from .api import compile_comms
+    from .window import Window, day_window, parse_local
+
+    zone = tz or machine_zone()
+    if since:
+        if date:
+            raise UsageError("give DATE or --since/--until, not both")
+        start = parse_local(since, zone)
+        end = parse_local(until, zone) if until else now_ms()
+        if end <= start:
+            raise UsageError("--until must be after --since")
+        window = Window(start, end, zone)
+    else:
+        if until:
+            raise UsageError("--until needs --since")
+        window = day_window(date or today(zone), zone)
+    src = _open(db, source)
+    try:
+        view = compile_comms(src, window)
+    finally:
+        src.close()
+    if fmt == "json":
+        from .emit.json_out import to_json
+
+        _out(to_json(view))
+    elif fmt == "md":
+        from .emit.comms_text import to_comms_markdown
+
+        _out(to_comms_markdown(view))
+    else:
+        from .emit.comms_text import to_comms_context
+
+        _out(to_comms_context(view))
