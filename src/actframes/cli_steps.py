@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .cli import HELP, _out, default_db, machine_zone, store_options, today
+from .errors import UsageError
 from .steps.layouts import LAYOUTS
 
 
@@ -31,28 +32,65 @@ def _json_lines(items: list[dict[str, Any]]) -> str:
 
 
 @click.command(context_settings=HELP)
-@click.argument("frame_id")
+@click.argument("frame_id", required=False)
 @_store
 @click.option("--date", metavar="YYYY-MM-DD", help="The frame's local day (default: found).")
+@click.option(
+    "--find",
+    "query",
+    metavar="WORDS",
+    help="Find the frame by words (app, site, titles, entities) on --date (default today): "
+    "the matching frames best first, then the steps of the best one.",
+)
 @click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
 def steps(
-    frame_id: str,
+    frame_id: str | None,
     db: Path | None,
     tz: str | None,
     source: str | None,
     include_text: bool,
     layout: str | None,
     date: str | None,
+    query: str | None,
     fmt: str,
 ) -> None:
-    """The ordered steps (click, type, copy, paste, navigate, focus) of one frame."""
+    """The ordered steps (click, type, copy, paste, navigate, focus) of one frame.
+
+    Name the frame by its id (F1234), or find it with --find "words".
+    """
     from .steps.build import to_markdown
-    from .steps.service import steps_of_frame
+    from .steps.service import find_in_day, steps_of_frame
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
-    _, rendered = steps_of_frame(path, source, zone, frame_id, date, include_text, layout)
-    _out(_json_lines(rendered) if fmt == "json" else to_markdown(frame_id, rendered))
+    if (frame_id is None) == (query is None):
+        raise UsageError("give a FRAME_ID or --find WORDS (one of them)")
+    matches: list[dict[str, Any]] | None = None
+    if query is not None:
+        date = date or today(zone)
+        matches = find_in_day(path, source, zone, query, date)
+        if not matches:
+            raise UsageError(f"no frame on {date} ({zone}) matches {query!r}")
+        frame_id = matches[0]["id"]
+    assert frame_id is not None
+    day, rendered = steps_of_frame(path, source, zone, frame_id, date, include_text, layout)
+    if matches is None:
+        _out(_json_lines(rendered) if fmt == "json" else to_markdown(frame_id, rendered))
+    elif fmt == "json":
+        found = {"query": query, "day": day, "matches": matches, "frame": frame_id}
+        _out(json.dumps({**found, "steps": rendered}, ensure_ascii=False, indent=1) + "\n")
+    else:
+        _out(_find_markdown(str(query), day, matches) + "\n" + to_markdown(frame_id, rendered))
+
+
+def _find_markdown(query: str, day: str, matches: list[dict[str, Any]]) -> str:
+    out = [f"# Frames matching {json.dumps(query, ensure_ascii=False)} on {day}", ""]
+    for m in matches:
+        where = m["app"] + (f" · {m['site']}" if m.get("site") else "")
+        words = f"{m['matched_words']}/{m['of_words']} words"
+        shown = "; ".join(m["matched"]).replace("\n", " ")
+        out.append(f"- {m['id']} {m['start'][11:16]}–{m['end'][11:16]} {where} ({words}): {shown}")
+    return "\n".join(out) + "\n"
 
 
 @click.command(context_settings=HELP)

@@ -38,7 +38,8 @@ MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at mos
 INSTRUCTIONS = (
     "Activity Frames tells you what the user did at the computer: apps, sites, documents, "
     "time spent, input counts, with evidence. Start with get_context (the last hours or a "
-    "day) or get_day_summary; drill into get_frame; find past work with search_activity. " + NOTICE
+    "day) or get_day_summary; drill into get_frame (by id, or by words with query); find "
+    "past work with search_activity; who and where with get_communications. " + NOTICE
 )
 
 
@@ -73,6 +74,23 @@ class Service:
         finally:
             src.close()
         return doc
+
+    def comms(self, window: Window) -> dict[str, Any]:
+        """The communications view of a window (``compile/comms.py``), read afresh."""
+        from .api import compile_comms
+
+        try:
+            src = open_source(self.db, self.source)
+        except ActframesError as exc:
+            raise ToolError(_one_line(str(exc))) from exc
+        try:
+            return compile_comms(src, window)
+        except ActframesError as exc:
+            raise ToolError(_one_line(str(exc))) from exc
+        except Exception as exc:  # a locked or vanished store, a disk error
+            raise ToolError(_one_line(f"{self.db}: cannot read ({exc})")) from exc
+        finally:
+            src.close()
 
     def window(
         self,
@@ -293,18 +311,47 @@ def build_server(
 
     @server.tool()
     def get_frame(
-        frame_id: str, day: str | None = None, days: int = 7, include_steps: bool = False
+        frame_id: str | None = None,
+        day: str | None = None,
+        days: int = 7,
+        include_steps: bool = False,
+        query: str | None = None,
     ) -> CallToolResult:
-        """One frame by id, with its evidence rows (time, app, title, URL) and its steps.
+        """One frame by id, or found by words, with its evidence rows and its steps.
 
-        Frame ids look like "F1234". Looks in `day` if given, else in the last `days` days.
+        Frame ids look like "F1234". Instead of an id, `query` finds the frame by words
+        (app, site, titles, page entities; "file the expense report"): the matching frames
+        best first (most query words matched, then in a title or entity, then most active)
+        and the best one in full. Looks in `day` if given, else in the last `days` days.
         With `include_steps`, the ordered actions inside it (click with its target, type
         with a key count, copy, paste, navigate, focus), each with method and confidence;
         typed text is never included.
         """
+        if (frame_id is None) == (query is None):
+            raise ToolError("give frame_id or query (one of them)")
+        if not 1 <= days <= MAX_SEARCH_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
+        candidates = [day] if day is not None else svc.days_back(days)
+        matches: list[dict[str, Any]] = []
+        if query is not None:
+            from .compile.find import find_frames, query_words
+
+            if not query_words(query):
+                raise ToolError(f"query {query!r} has no word to look for")
+            for d in candidates:
+                doc = svc.compile(svc.window(day=d))
+                matches += [{"day": d, **hit} for hit in find_frames(doc, query, 10)]
+            # Across days: most words matched, then most active; a stable sort keeps the
+            # order of days_back (newest first) and of each day's ranking among equals.
+            matches.sort(key=lambda h: (-h["matched_words"], -h["active_s"]))
+            del matches[10:]
+            if not matches:
+                where = f"day {day}" if day is not None else f"the last {days} days"
+                raise ToolError(f"no frame in {where} matches {query!r}")
+            frame_id, candidates = matches[0]["id"], [matches[0]["day"]]
+        assert frame_id is not None
         if not frame_id.startswith("F") or not frame_id[1:].isdigit():
             raise ToolError(f"not a frame id: {frame_id!r} (ids look like F1234)")
-        candidates = [day] if day is not None else svc.days_back(days)
         for d in candidates:
             doc = svc.compile(svc.window(day=d))
             frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
@@ -312,9 +359,28 @@ def build_server(
                 found: dict[str, Any] = {"frame": frame, "rows": _evidence_rows(svc, doc, frame)}
                 if include_steps:
                     found["steps"] = svc.steps(frame_id, d)
+                if query is not None:
+                    found = {"query": query, "matches": matches, **found}
                 return _result(json.dumps(found, ensure_ascii=False, indent=1), {"day": d, **found})
         where = f"day {day}" if day is not None else f"the last {days} days"
         raise ToolError(f"no frame {frame_id} in {where}")
+
+    @server.tool()
+    def get_communications(
+        day: str | None = None, since: str | None = None, until: str | None = None
+    ) -> CallToolResult:
+        """Who and where: the user's e-mail, chat, meeting and social-inbox surfaces.
+
+        For a local `day` (YYYY-MM-DD, default today) or `since`/`until`: per surface
+        (kind, app, site) its active seconds (the ledger's), visits, first and last time,
+        input counts and the conversations its window titles and URLs name (a channel, a
+        thread's subject, a person, a meeting), each with its own seconds, visits and
+        frame ids. Titles only: message bodies are never read.
+        """
+        from .emit.comms_text import to_comms_context
+
+        view = svc.comms(svc.window(day=day, since=since, until=until))
+        return _result(to_comms_context(view), {"communications": view})
 
     @server.tool()
     def search_activity(

@@ -55,6 +55,20 @@ def steps_of_frame(
     return date, render(steps, Clock(zone).iso)
 
 
+def find_in_day(
+    path: Path, source: str | None, zone: str, query: str, date: str, limit: int = 10
+) -> list[dict[str, Any]]:
+    """The frames of one local day matching ``query``, best first (``compile/find.py``)."""
+    from ..compile.find import find_frames, query_words
+
+    if not query_words(query):
+        raise UsageError(f"--find {query!r} has no word to look for")
+    fam = load.family(path, source)
+    window = day_window(date, zone)
+    doc = compile_capture(load.read_capture(path, fam, window.start_ms, window.end_ms), window)
+    return find_frames(doc, query, limit)
+
+
 def patterns_over(
     path: Path,
     source: str | None,
