@@ -364,6 +364,7 @@ def test_apps_same_bytes_under_any_zone(store: Path) -> None:
 
 
 def test_demo(tmp_path: Path) -> None:
+    """The one-day demo: the same bytes every run, whatever the clock."""
     try:
         import actframes.simulate  # noqa: F401
     except ImportError:
@@ -371,7 +372,7 @@ def test_demo(tmp_path: Path) -> None:
     outs = []
     for run in ("a", "b"):
         out = tmp_path / run
-        proc = run_cli("demo", "--out", str(out), cwd=tmp_path)
+        proc = run_cli("demo", "--days", "1", "--out", str(out), cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert proc.stderr == ""
         files = {

@@ -78,6 +78,21 @@ def today(tz: str) -> str:
     return local_day_of(now_ms(), tz)
 
 
+# The words a DATE may be besides YYYY-MM-DD, as days back from today.
+DAY_WORDS = {"today": 0, "yesterday": 1}
+
+
+def local_day(text: str | None, tz: str) -> str:
+    """A DATE as given: YYYY-MM-DD as it is, "today" or "yesterday" in ``tz``; default
+    today."""
+    back = DAY_WORDS.get((text or "today").lower())
+    if back is None:
+        return text or ""
+    from datetime import date, timedelta
+
+    return (date.fromisoformat(today(tz)) - timedelta(days=back)).isoformat()
+
+
 # ---------------------------------------------------------------- shared options
 
 
@@ -267,7 +282,7 @@ def compile_day_cli(
     from .window import day_window
 
     zone = tz or machine_zone()
-    window = day_window(date or today(zone), zone)
+    window = day_window(local_day(date, zone), zone)
     options = _options(min_minutes)
     src = _open(db, source)
     try:

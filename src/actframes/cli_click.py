@@ -26,7 +26,9 @@ from .cli import (
     out_option,
     run_day,
     store_options,
+    today,
 )
+from .demo_constants import DEMO_DAY, DEMO_DAYS, DEMO_TZ
 from .errors import UsageError
 
 
@@ -75,7 +77,7 @@ def day(
     budget: int,
     no_cache: bool,
 ) -> None:
-    """Compile one local DATE (YYYY-MM-DD, default today) and print it.
+    """Compile one local DATE (YYYY-MM-DD, today or yesterday; default today) and print it.
 
     Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
     disables it) and served again only while the store holds the same rows for the day.
@@ -91,7 +93,7 @@ def day(
 @click.option(
     "--budget", type=int, default=1500, show_default=True, help="Token budget (o200k tokens)."
 )
-@click.option("--min-minutes", type=float, default=0.0, show_default=True)
+@min_minutes_option
 def context(
     hours: float | None,
     since: str | None,
@@ -133,17 +135,51 @@ def context(
 @click.argument("date", required=False)
 @store_options
 def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
-    """Print the ledger of DATE (default today) as a table: time per app and site."""
+    """Print the ledger of DATE (YYYY-MM-DD, today or yesterday; default today) as a
+    table: time per app and site (active time as H:MM:SS)."""
     _one_shot()
     _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
 
 
 @cli.command()
 @out_option("demo-out", "Folder for the demo store and its compiled outputs.")
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--budget", type=int, default=1500, show_default=True)
-def demo(out: Path, seed: int, budget: int) -> None:
-    """Simulate a realistic workday, compile it, and show the result."""
+@click.option(
+    "--days",
+    type=int,
+    default=DEMO_DAYS,
+    show_default=True,
+    help="How many days to simulate, ending yesterday; 1: the fixed one-day demo "
+    f"({DEMO_DAY}, {DEMO_TZ}), the same bytes every time.",
+)
+@click.option(
+    "--tz",
+    metavar="ZONE",
+    help="IANA time zone of the simulated days (default: the machine's zone; the "
+    "one-day demo is always in its own).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=7,
+    show_default=True,
+    help="Seed of the simulation: the same seed, the same content.",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=1500,
+    show_default=True,
+    help="Token budget (o200k) of the context block it shows.",
+)
+def demo(out: Path, days: int, tz: str | None, seed: int, budget: int) -> None:
+    """Simulate work, compile it, and show the result (a store, the documents, a report).
+
+    Several days (the default) end yesterday and hold routines to mine and replay; the
+    dates move with the clock, the content is fixed by --seed.
+    """
     from .demo import run_demo
 
-    _out(run_demo(out, seed=seed, budget=_budget(budget)))
+    if days < 1:
+        raise UsageError("--days must be at least 1")
+    zone = tz or machine_zone()
+    _out(run_demo(out, seed=seed, budget=_budget(budget), days=days, today=today(zone), tz=zone))

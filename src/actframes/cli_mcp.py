@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from pathlib import Path
 
 import click
 
-from .cli import HELP, default_db, machine_zone, now_ms, store_options
+from .cli import HELP, _out, default_db, machine_zone, now_ms, store_options
+from .mcp_config import KINDS
 
 
 @click.command(context_settings=HELP)
@@ -26,6 +30,13 @@ from .cli import HELP, default_db, machine_zone, now_ms, store_options
     type=click.Path(file_okay=False, path_type=Path),
     help="The browser profile replays use (e.g. a logged-in one); default a fresh one.",
 )
+@click.option(
+    "--print-config",
+    "print_config",
+    type=click.Choice(KINDS),
+    help="Print a client configuration that starts this server (absolute paths of the "
+    "command and the store, and the options given here) instead of serving.",
+)
 def mcp(
     db: Path | None,
     tz: str | None,
@@ -33,6 +44,7 @@ def mcp(
     allow_replay: bool,
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
+    print_config: str | None,
 ) -> None:
     """Serve the user's measured activity to agents over MCP (stdio).
 
@@ -40,8 +52,65 @@ def mcp(
     every call, so a recorder may keep writing it. Replaying routines in a browser is
     off unless --allow-replay (or --allow-destructive-replay) is given.
     """
+    if print_config is not None:
+        _print_config(
+            print_config,
+            db,
+            tz,
+            source,
+            allow_replay,
+            allow_destructive_replay,
+            replay_user_data_dir,
+        )
+        return
     from .mcp_server import ReplayPolicy, build_server
 
     zone = tz or machine_zone()
     policy = ReplayPolicy(allow_replay, allow_destructive_replay, replay_user_data_dir)
     build_server(db or default_db(), zone, source, now_ms, policy).run()
+
+
+def _print_config(
+    kind: str,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    allow_replay: bool,
+    allow_destructive_replay: bool,
+    replay_user_data_dir: Path | None,
+) -> None:
+    from .mcp_config import note, render
+
+    store = Path(os.path.abspath((db or default_db()).expanduser()))
+    args = [*_server_command(), "mcp", "--db", str(store)]
+    if tz:
+        args += ["--tz", tz]
+    if source:
+        args += ["--source", source]
+    if allow_destructive_replay:
+        args.append("--allow-destructive-replay")
+    elif allow_replay:
+        args.append("--allow-replay")
+    if replay_user_data_dir is not None:
+        args += ["--replay-user-data-dir", os.path.abspath(replay_user_data_dir.expanduser())]
+    _out(render(kind, args))
+    click.echo(f"actframes: {note(kind)}", err=True)
+    if not store.exists():
+        click.echo(
+            f"actframes: no store at {store} yet (`actframes demo` writes one; "
+            "`actframes record start` records one)",
+            err=True,
+        )
+
+
+def _server_command() -> list[str]:
+    """The absolute command that runs this same installation: the ``actframes`` script
+    that was started (its path kept as given, so a link in ~/.local/bin stays valid
+    across reinstalls), else the one on the PATH, else this interpreter."""
+    started = sys.argv[0] if sys.argv else ""
+    if os.path.basename(started) == "actframes" and os.access(started, os.X_OK):
+        return [os.path.abspath(started)]
+    found = shutil.which("actframes")
+    if found:
+        return [os.path.abspath(found)]
+    return [sys.executable, "-m", "actframes.cli"]

@@ -79,7 +79,12 @@ def _routine(
     help="Also send destructive steps (submit, send, delete, pay …); without it the "
     "replay stops before the first one.",
 )
-@click.option("--dry-run", is_flag=True, help="Print what each step would do; send nothing.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Print what each step would do; send nothing. Slots without a --slot value are "
+    "marked unfilled.",
+)
 @click.option(
     "--loose-position",
     is_flag=True,
@@ -147,7 +152,7 @@ def replay(
     routine = _routine(routine_id, plan, db, tz, source, days, until, whole, rules)
     # Check the plan and the slots before any browser starts.
     engine.validate(routine)
-    engine.check_slots(routine, slots)
+    engine.check_slots(routine, slots, allow_missing=dry_run)
     render = engine.to_json if fmt == "json" else engine.to_markdown
     if dry_run:
         _out(render(engine.dry_run(routine, slots, allow_destructive=allow_destructive)))

@@ -17,10 +17,10 @@ from .cli import (
     HELP,
     _out,
     compile_day_cli,
+    local_day,
     machine_zone,
     min_minutes_option,
     store_options,
-    today,
 )
 from .errors import ActframesError
 
@@ -49,12 +49,13 @@ def report(
 ) -> None:
     """Write one day as a self-contained HTML timeline and print its path.
 
-    DATE is YYYY-MM-DD in --tz (default today). The page needs no network: lanes per app
-    and site, frames as bars, the ledger, and each frame's details on hover or focus.
+    DATE is YYYY-MM-DD in --tz, today or yesterday (default today). The page needs no
+    network: lanes per app and site, frames as bars, the ledger, and each frame's details
+    on hover or focus.
     """
     from .emit.html import to_html
 
-    day = date or today(tz or machine_zone())
+    day = local_day(date, tz or machine_zone())
     doc = compile_day_cli(day, db, tz, source, min_minutes)
     target = out if out is not None else Path(f"report-{day}.html")
     write_atomically(target, to_html(doc).encode("utf-8"))

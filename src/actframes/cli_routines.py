@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, machine_zone, store_options, today
+from .cli import HELP, _out, default_db, local_day, machine_zone, store_options
 from .errors import UsageError
 
 DEFAULT_DAYS = 28
@@ -56,7 +56,7 @@ def resolve_window(
         if family(path, source) == "uilog":
             return None, None
         days = DEFAULT_DAYS
-    return days, until or today(zone)
+    return days, local_day(until, zone)
 
 
 def rules_of(**kw: int) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, machine_zone, store_options, today
+from .cli import HELP, _out, default_db, local_day, machine_zone, store_options
 from .errors import UsageError
 from .steps.layouts import LAYOUTS
 
@@ -67,7 +67,7 @@ def steps(
         raise UsageError("give a FRAME_ID or --find WORDS (one of them)")
     matches: list[dict[str, Any]] | None = None
     if query is not None:
-        date = date or today(zone)
+        date = local_day(date, zone)
         matches = find_in_day(path, source, zone, query, date)
         if not matches:
             raise UsageError(f"no frame on {date} ({zone}) matches {query!r}")
@@ -112,7 +112,7 @@ def patterns(
     from .steps.service import patterns_over
 
     zone = tz or machine_zone()
-    last = until or today(zone)
+    last = local_day(until, zone)
     path = (db or default_db()).expanduser()
     first, out = patterns_over(path, source, zone, days, last, include_text, layout)
     if fmt == "json":

@@ -1,14 +1,22 @@
-"""``actframes demo``: a seeded simulated workday, compiled and shown.
+"""``actframes demo``: seeded simulated work, compiled and shown.
 
-Writes a native store and every output format into one folder; prints the context
-block, the ledger and where the files went. The same seed gives the same bytes.
+One day (``days=1``): a native store of the fixed workday ``DEMO_DAY`` and every output
+format; the same seed gives the same bytes. Several days: a store of ``days`` calendar
+days of clicks and typing on named elements, ending yesterday, so that routines,
+patterns, steps and replay have something to show and commands that count back from
+today find it; its content is fixed by the seed, its dates move with the clock.
 """
 
 from __future__ import annotations
 
+import os
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from .api import compile_day
+from .demo_constants import DEMO_DAY as DEMO_DAY  # (re-exported: the bench and tests use it)
+from .demo_constants import DEMO_TZ as DEMO_TZ
 from .emit.context import to_context
 from .emit.html import to_html
 from .emit.json_out import to_json
@@ -16,22 +24,40 @@ from .emit.markdown import to_markdown
 from .emit.yaml_out import to_yaml
 from .sources import open_source
 
-DEMO_DAY = "2026-03-10"
-DEMO_TZ = "Europe/Berlin"
-
 
 def build_demo_store(path: Path, *, seed: int = 7) -> None:
     from .simulate.generator import simulate_day
     from .simulate.writers import write_native
 
-    if path.exists():
-        path.unlink()
-    for suffix in ("-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
+    _remove_store(path)
     write_native(path, [simulate_day(DEMO_DAY, DEMO_TZ, seed=seed)])
 
 
-def run_demo(out: Path, *, seed: int = 7, budget: int = 1500) -> str:
+def _remove_store(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
+def run_demo(
+    out: Path,
+    *,
+    seed: int = 7,
+    budget: int = 1500,
+    days: int = 1,
+    today: str | None = None,
+    tz: str = DEMO_TZ,
+) -> str:
+    """Write the demo into ``out`` and return what to print. ``today`` (YYYY-MM-DD in
+    ``tz``) dates a multi-day demo; the one-day demo is fixed and ignores both."""
+    if days > 1:
+        if today is None:
+            raise ValueError("a multi-day demo needs today's date")
+        return _run_days(out, seed=seed, budget=budget, days=days, today=today, tz=tz)
+    return _run_one_day(out, seed=seed, budget=budget)
+
+
+def _run_one_day(out: Path, *, seed: int, budget: int) -> str:
     from .cli import ledger_table
 
     out.mkdir(parents=True, exist_ok=True)
@@ -71,3 +97,78 @@ def run_demo(out: Path, *, seed: int = 7, budget: int = 1500) -> str:
         f"Try: actframes day {DEMO_DAY} --db {db} --tz {DEMO_TZ} --format md",
     ]
     return "\n".join(lines) + "\n"
+
+
+def demo_span(days: int, today: str) -> tuple[str, str]:
+    """(first, last) local day of a ``days``-day demo run on ``today``: last is yesterday."""
+    last = date.fromisoformat(today) - timedelta(days=1)
+    return (last - timedelta(days=days - 1)).isoformat(), last.isoformat()
+
+
+def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: str) -> str:
+    from .progress import Steps
+    from .routines.mine import Rules
+    from .routines.service import mine_store, window_of
+    from .routines.service import to_markdown as routines_markdown
+    from .simulate.workflows import simulate_workflows, write_workflows
+
+    first, last = demo_span(days, today)
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "demo.db"
+    with Steps(f"demo, {days} days", 4) as progress:
+        progress.next("simulate")
+        history = simulate_workflows(first, days, tz, seed=seed, every_day=True)
+        progress.next("write the store")
+        _remove_store(db)
+        write_workflows(db, history)
+        progress.next("compile yesterday")
+        src = open_source(db)
+        try:
+            doc = compile_day(src, last, tz)
+        finally:
+            src.close()
+        progress.next("mine routines")
+        start, end = window_of(tz, days, last)
+        found = mine_store(db, None, tz, start, end, Rules()).routines
+    block = to_context(doc, budget)
+    files = {
+        "day.json": to_json(doc),
+        "day.yaml": to_yaml(doc),
+        "day.md": to_markdown(doc),
+        "context.txt": block,
+        "report.html": to_html(doc),
+        "routines.md": routines_markdown(found),
+    }
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    actions = sum(len(d.actions) for d in history)
+    store = os.path.abspath(db)
+    lines = [
+        f"Simulated {days} days of office work, {first} to {last} ({tz}), seed {seed}: "
+        f"{actions} clicks, keys and page changes -> {len(found)} routines.",
+        "",
+        f"== Yesterday, {last}, as an agent reads it ==",
+        block.rstrip("\n"),
+        "",
+        "== Routines (the most repeated) ==",
+        *_routine_lines(found),
+        "",
+        "== Files ==",
+        f"store        {db}",
+        *(f"{name:<12} {out / name}" for name in files),
+        "",
+        "Try:",
+        f"  export ACTFRAMES_DB={store}",
+        "  actframes apps yesterday",
+        "  actframes routines --format md",
+        "  actframes mcp --print-config claude-code",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _routine_lines(found: list[dict[str, Any]], top: int = 5) -> list[str]:
+    ranked = sorted(found, key=lambda r: (-r["occurrences"] * r["length"], r["id"]))[:top]
+    return [
+        f"{r['id']}  {r['title']} ({r['occurrences']} times on {r['days']} days)"
+        for r in ranked
+    ] or ["(none)"]

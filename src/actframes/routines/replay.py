@@ -196,18 +196,35 @@ def _used_slots(routine: Mapping[str, Any]) -> list[str]:
     return sorted(used)
 
 
-def check_slots(routine: Mapping[str, Any], slots: Mapping[str, str]) -> None:
-    """UsageError naming the placeholders without a value, or the values without a slot."""
+def check_slots(
+    routine: Mapping[str, Any], slots: Mapping[str, str], *, allow_missing: bool = False
+) -> None:
+    """UsageError naming the placeholders without a value (unless ``allow_missing``: a
+    dry run marks them), or the values without a slot."""
     known = slot_names(routine)
     unknown = sorted(set(slots) - set(known))
     if unknown:
         has = ", ".join(known) or "none"
         raise UsageError(f"unknown slot(s): {', '.join(unknown)} (this routine has: {has})")
-    missing = [s for s in _used_slots(routine) if s not in slots]
-    if missing:
+    missing = unfilled(routine, slots)
+    if missing and not allow_missing:
         raise UsageError(
             f"missing slot value(s): {', '.join(missing)} (give --slot NAME=VALUE for each)"
         )
+
+
+def unfilled(routine: Mapping[str, Any], slots: Mapping[str, str]) -> list[str]:
+    """The slots the plan uses that have no value, in the order the plan uses them."""
+    return [s for s in _used_slots(routine) if s not in slots]
+
+
+def _step_unfilled(step: Mapping[str, Any], slots: Mapping[str, str]) -> list[str]:
+    texts = [step.get("url"), step.get("value")]
+    target = step.get("target")
+    if isinstance(target, dict):
+        texts.append(target.get("name"))
+    names = [m for t in texts if isinstance(t, str) for m in _SLOT.findall(t)]
+    return sorted({n for n in names if n not in slots})
 
 
 def fill(text: str, slots: Mapping[str, str], *, in_url: bool = False) -> str:
@@ -239,10 +256,12 @@ def dry_run(
     allow_destructive: bool = False,
 ) -> dict[str, Any]:
     """What a replay would do, step by step, with the slots filled; needs no browser.
+    Slots without a value stay as ``{name}`` and are listed under ``unfilled`` (of the
+    report and of each step that uses them): a real replay needs them first.
 
     The one report that shows slot values: the user asked to see them."""
     steps = validate(routine)
-    check_slots(routine, slots)
+    check_slots(routine, slots, allow_missing=True)
     out: list[dict[str, Any]] = []
     start = routine.get("start_url")
     if start and steps[0].get("op") != "navigate":
@@ -287,6 +306,9 @@ def dry_run(
             entry["would"] = "stop: destructive, needs --allow-destructive"
         else:
             entry["would"] = "run"
+        missing = _step_unfilled(step, slots)
+        if missing:
+            entry["unfilled"] = missing
         out.append(entry)
     return {
         "routine": routine["id"],
@@ -294,6 +316,7 @@ def dry_run(
         "status": "dry_run",
         "options": {"allow_destructive": allow_destructive},
         "slots": {k: slots[k] for k in sorted(slots)},
+        "unfilled": unfilled(routine, slots),
         "steps": out,
     }
 
@@ -883,10 +906,21 @@ def to_markdown(report: Mapping[str, Any]) -> str:
     stopped = report.get("stopped")
     if status == "dry_run":
         lines += ["Dry run: nothing was sent.", ""]
+        missing = report.get("unfilled") or []
+        if missing:
+            names = ", ".join(f"`{n}`" for n in missing)
+            lines += [
+                f"Unfilled slots: {names} (marked ⟨unfilled⟩ below); a replay needs "
+                "--slot NAME=VALUE for each.",
+                "",
+            ]
         lines += ["| step | action | guards | would |", "|---|---|---|---|"]
         for s in report["steps"]:
             guards = ", ".join(s.get("guards", []))
-            lines.append(f"| {s['n']} | {_md(s['action'])} | {guards} | {_md(s['would'])} |")
+            action = _md(s["action"])
+            if s.get("unfilled"):
+                action += " ⟨unfilled: " + ", ".join(s["unfilled"]) + "⟩"
+            lines.append(f"| {s['n']} | {action} | {guards} | {_md(s['would'])} |")
         return "\n".join(lines) + "\n"
     if stopped:
         what = f"{stopped['op']} {_target_text(stopped.get('target'))}".strip()

@@ -417,16 +417,23 @@ _FREE: list[tuple[Callable[[random.Random, _State], list[_Act]], int]] = [
 
 
 def simulate_workflows(
-    first_day: str = "2026-03-02", n_days: int = 15, tz: str = "Europe/Berlin", seed: int = 11
+    first_day: str = "2026-03-02",
+    n_days: int = 15,
+    tz: str = "Europe/Berlin",
+    seed: int = 11,
+    *,
+    every_day: bool = False,
 ) -> list[StepDay]:
-    """``n_days`` consecutive workdays (weekends skipped) of steps."""
+    """``n_days`` consecutive workdays (weekends skipped) of steps; with ``every_day``,
+    consecutive calendar days, so the content of the k-th day depends on the seed only
+    (the demo moves its dates with the clock and keeps its content)."""
     rng = random.Random(seed)
     out: list[StepDay] = []
     d = date.fromisoformat(first_day)
     st = _State(first_day)
     st.claim, st.lead_row, st.pipeline = 4100, 1, 9000
     while len(out) < n_days:
-        if d.weekday() < 5:
+        if every_day or d.weekday() < 5:
             st.today = d.isoformat()
             out.append(StepDay(d.isoformat(), tz, _day(rng, st, d.isoformat(), tz)))
         d += timedelta(days=1)
