@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import _budget, _out, default_db, machine_zone, out_option, store_options, today
+from .cli import _budget, _out, default_db, local_day, machine_zone, out_option, store_options
 from .errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def tokens(
     from .bench.tokens_report import measure, render_day, tokens_markdown
 
     zone = tz or machine_zone()
-    day = date or today(zone)
+    day = local_day(date, zone)
     rendered = render_day(db or default_db(), day, zone, budget=_budget(budget), source=source)
     m = measure(rendered, budget)
     _out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))

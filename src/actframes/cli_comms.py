@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _one_shot, _open, _out, machine_zone, now_ms, store_options, today
+from .cli import HELP, _one_shot, _open, _out, local_day, machine_zone, now_ms, store_options
 from .errors import UsageError
 
 COMMS_FORMATS = ("json", "md", "context")
@@ -35,7 +35,8 @@ def comms(
     source: str | None,
     fmt: str,
 ) -> None:
-    """Who and where: the communication surfaces of DATE (default today).
+    """Who and where: the communication surfaces of DATE (YYYY-MM-DD, today or yesterday;
+    default today).
 
     E-mail, chat, meetings and social inboxes, recognised by app, site and page kind;
     per surface its active seconds (the ledger's), visits, first and last time, input
@@ -59,7 +60,7 @@ def comms(
     else:
         if until:
             raise UsageError("--until needs --since")
-        window = day_window(date or today(zone), zone)
+        window = day_window(local_day(date, zone), zone)
     src = _open(db, source)
     try:
         view = compile_comms(src, window)

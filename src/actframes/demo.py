@@ -169,6 +169,5 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
 def _routine_lines(found: list[dict[str, Any]], top: int = 5) -> list[str]:
     ranked = sorted(found, key=lambda r: (-r["occurrences"] * r["length"], r["id"]))[:top]
     return [
-        f"{r['id']}  {r['title']} ({r['occurrences']} times on {r['days']} days)"
-        for r in ranked
+        f"{r['id']}  {r['title']} ({r['occurrences']} times on {r['days']} days)" for r in ranked
     ] or ["(none)"]

@@ -1,0 +1,164 @@
+"""The README's first screen is true: its commands run as written after `make demo`,
+its context block is the demo's own, its picture is of the current report, and the
+MCP configuration it tells users to print starts a server that answers."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from actframes.api import compile_day
+from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+from actframes.emit.context import to_context
+from actframes.emit.html import to_html
+from actframes.sources import open_source
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+# The `actframes` of this installation (the one `make demo` and `make install` provide).
+BIN = Path(sys.executable).parent
+# First words of README lines that this test does not run, and why.
+NOT_RUN = {
+    "make": "the test stands in for make: it runs the commands with this installation",
+    "pipx": "an alternative to `make install`",
+}
+
+
+def sh_commands(text: str) -> list[str]:
+    """Every command line of the README's ```sh blocks, in order."""
+    out: list[str] = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                out.append(line)
+    return out
+
+
+@pytest.fixture(scope="module")
+def one_day_doc(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    db = tmp_path_factory.mktemp("demo1") / "demo.db"
+    build_demo_store(db)
+    src = open_source(db)
+    try:
+        return compile_day(src, DEMO_DAY, DEMO_TZ)
+    finally:
+        src.close()
+
+
+def env(home: Path) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("ACTFRAMES_", "XDG_"))}
+    return {**keep, "HOME": str(home), "PATH": f"{BIN}:/usr/bin:/bin", "TZ": "UTC"}
+
+
+def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
+    commands = sh_commands(README.read_text(encoding="utf-8"))
+    run = [c for c in commands if c.split()[0] not in NOT_RUN]
+    assert any(c.startswith("actframes demo") for c in run)
+    assert any(c.startswith("actframes replay") for c in run)
+    assert (BIN / "actframes").exists(), "this installation has no actframes command"
+    home = tmp_path / "home"
+    home.mkdir()
+    script = "set -euo pipefail\n" + "".join(f"echo '+ {i}'\n{c}\n" for i, c in enumerate(run))
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        cwd=tmp_path,
+        env=env(home),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    done = re.findall(r"^\+ (\d+)$", proc.stdout, flags=re.M)
+    last = run[int(done[-1])] if done else "(none)"
+    assert proc.returncode == 0, f"README command failed: {last}\n{proc.stderr[-2000:]}"
+    assert "Unfilled slots" in proc.stdout  # the replay dry run marks what it lacks
+    assert (tmp_path / "day.html").exists() and (tmp_path / "demo-out" / "demo.db").exists()
+
+
+def test_the_printed_config_starts_a_server_that_answers(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    e = env(home)
+    subprocess.run(
+        ["actframes", "demo", "--days", "2"],
+        cwd=tmp_path,
+        env=e,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    shown = subprocess.run(
+        ["actframes", "mcp", "--print-config", "claude-desktop", "--db", "demo-out/demo.db"],
+        cwd=tmp_path,
+        env=e,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    server = json.loads(shown.stdout)["mcpServers"]["actframes"]
+    assert Path(server["command"]).is_absolute() and Path(server["command"]).exists()
+    assert server["args"] == ["mcp", "--db", str(tmp_path / "demo-out" / "demo.db")]
+    code = subprocess.run(
+        ["actframes", "mcp", "--print-config", "claude-code", "--db", "demo-out/demo.db"],
+        cwd=tmp_path,
+        env=e,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert code.split() == [
+        "claude",
+        "mcp",
+        "add",
+        "actframes",
+        "--",
+        server["command"],
+        *server["args"],
+    ]
+    yesterday = (datetime.now(UTC) - timedelta(days=1)).date().isoformat()
+
+    async def call() -> str:
+        params = StdioServerParameters(
+            command=server["command"], args=server["args"], env=e, cwd=str(home)
+        )
+        async with Client(params, read_timeout_seconds=120) as client:
+            result = await client.call_tool("get_context", {"day": yesterday})
+        return "\n".join(c.text for c in result.content)
+
+    block = asyncio.run(call())
+    assert f"# activity day {yesterday}" in block and "Google Chrome" in block
+
+
+def test_context_sample_is_the_demos_own(one_day_doc: dict[str, object]) -> None:
+    text = README.read_text(encoding="utf-8")
+    m = re.search(
+        r"<!-- context-sample -->\n```text\n(.*?)…\n```\n<!-- context-sample -->", text, flags=re.S
+    )
+    assert m is not None
+    sample = m.group(1)
+    assert len(sample.splitlines()) >= 10
+    assert to_context(one_day_doc, 1500).startswith(sample)
+
+
+def test_screenshot_is_of_the_current_report(one_day_doc: dict[str, object]) -> None:
+    recorded = (ROOT / "docs" / "demo-report.sha256").read_text(encoding="utf-8").split()[0]
+    now = hashlib.sha256(to_html(one_day_doc).encode("utf-8")).hexdigest()
+    assert now == recorded, (
+        "the demo report changed: retake the picture with `python docs/screenshot.py`"
+    )
+    png = (ROOT / "docs" / "demo-report.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    assert struct.unpack(">II", png[16:24]) == (1280, 860)
+    assert "](docs/demo-report.png)" in README.read_text(encoding="utf-8")
