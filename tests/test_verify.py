@@ -108,7 +108,8 @@ def test_cli_exit_codes_and_lines(store: Path, tmp_path: Path) -> None:
     bad.write_text(json.dumps(doc), encoding="utf-8")
     out = run_cli("verify", str(bad), "--db", str(store))
     assert out.returncode == 1
-    assert "F1 active_s: expected 150, found 999" in out.stdout
+    assert "F1 active_s: store 150, document 999" in out.stdout
+    assert out.stdout.startswith("differs: 1 field(s) of the document disagree with the store\n")
     junk = tmp_path / "junk.json"
     junk.write_text("[1, 2", encoding="utf-8")
     err = run_cli("verify", str(junk), "--db", str(store))

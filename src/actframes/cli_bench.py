@@ -6,7 +6,6 @@ The rules and the measured tables are in docs/bench.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from .errors import UsageError
 
 if TYPE_CHECKING:
     from .bench.report import Dataset
+    from .progress import Status
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,17 +72,20 @@ def _reps(text: str) -> tuple[str, ...]:
     return reps
 
 
-def _progress(quiet: bool) -> Callable[[str], None]:
-    def say(msg: str) -> None:
-        if not quiet:
-            click.echo(msg, err=True)
+def _progress(quiet: bool, desc: str) -> Status:
+    """Progress on a terminal's stderr (a bar with the latest step), unless --quiet."""
+    from .progress import Status
 
-    return say
+    return Status(desc, on=not quiet)
 
 
 @bench.command()
 @store_options
-@click.option("--days", help="Comma-separated YYYY-MM-DD, or 'all' (default: every day with rows).")
+@click.option(
+    "--dates",
+    metavar="DATES",
+    help="Comma-separated YYYY-MM-DD, or 'all' (default: every day with rows).",
+)
 @click.option(
     "--model",
     default="none",
@@ -98,14 +101,22 @@ def _progress(quiet: bool) -> Callable[[str], None]:
 @click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Question seed.")
 @out_option("bench-out", "Folder for results.json, report.md and chart.png.")
-@click.option("--max-prompt-tokens", type=int, default=180_000, show_default=True)
-@click.option("--timeout", type=float, default=600.0, show_default=True, help="Per model call.")
-@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option(
+    "--max-prompt-tokens",
+    type=int,
+    default=180_000,
+    show_default=True,
+    help="Skip a question whose prompt would be longer (o200k tokens).",
+)
+@click.option(
+    "--timeout", type=float, default=600.0, show_default=True, help="Seconds per model call."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
 def qa(
     db: Path | None,
     tz: str | None,
     source: str | None,
-    days: str | None,
+    dates: str | None,
     model: str,
     reps: str,
     budget: int,
@@ -122,15 +133,17 @@ def qa(
     answerer = make_answerer(model, timeout)
     zone = tz or machine_zone()
     path = db or default_db()
-    config = QAConfig(
-        model=model,
-        reps=_reps(reps),
-        budget=_budget(budget),
-        seed=seed,
-        max_prompt_tokens=max_prompt_tokens,
-        progress=_progress(quiet),
-    )
-    results = run_qa([Dataset(path.name, path, zone, _days(days), source)], config, answerer)
+    with _progress(quiet, "bench qa") as say:
+        config = QAConfig(
+            model=model,
+            reps=_reps(reps),
+            budget=_budget(budget),
+            seed=seed,
+            max_prompt_tokens=max_prompt_tokens,
+            progress=say,
+        )
+        dataset = Dataset(path.name, path, zone, _days(dates), source)
+        results = run_qa([dataset], config, answerer)
     if not results["days"]:
         raise UsageError(f"{path}: no day with rows to ask about")
     paths = write_outputs(results, out)
@@ -149,12 +162,16 @@ def qa(
     help="Also an ActivityWatch export, read in ZONE (repeatable).",
 )
 @click.option("--model", default="none", show_default=True, help="As for 'bench qa'.")
-@click.option("--reps", default="raw,context,json", show_default=True)
-@click.option("--budget", type=int, default=1500, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--max-prompt-tokens", type=int, default=180_000, show_default=True)
-@click.option("--timeout", type=float, default=600.0, show_default=True)
-@click.option("--quiet", is_flag=True)
+@click.option("--reps", default="raw,context,json", show_default=True, help="As for 'bench qa'.")
+@click.option("--budget", type=int, default=1500, show_default=True, help="Context budget.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Question seed.")
+@click.option(
+    "--max-prompt-tokens", type=int, default=180_000, show_default=True, help="As for 'bench qa'."
+)
+@click.option(
+    "--timeout", type=float, default=600.0, show_default=True, help="Seconds per model call."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
 def suite(
     out: Path,
     aw: tuple[tuple[Path, str], ...],
@@ -175,19 +192,20 @@ def suite(
     from .bench.tokens_report import measure, render_day, tokens_markdown
 
     answerer = make_answerer(model, timeout)
-    say = _progress(quiet)
-    datasets = simulated_datasets(out / "data")
-    for path, zone in aw:
-        datasets.append(Dataset(path.parent.name or path.stem, path, zone))
-    config = QAConfig(
-        model=model,
-        reps=_reps(reps),
-        budget=_budget(budget),
-        seed=seed,
-        max_prompt_tokens=max_prompt_tokens,
-        progress=say,
-    )
-    results = run_qa(datasets, config, answerer)
+    with _progress(quiet, "bench suite") as say:
+        say("simulating the stores")
+        datasets = simulated_datasets(out / "data")
+        for path, zone in aw:
+            datasets.append(Dataset(path.parent.name or path.stem, path, zone))
+        config = QAConfig(
+            model=model,
+            reps=_reps(reps),
+            budget=_budget(budget),
+            seed=seed,
+            max_prompt_tokens=max_prompt_tokens,
+            progress=say,
+        )
+        results = run_qa(datasets, config, answerer)
     paths = write_outputs(results, out)
     # Tokens: each dataset's busiest day.
     measured, names = [], []
@@ -345,7 +363,12 @@ def routines(
         )
     if not targets:
         raise UsageError("nothing to measure: drop --no-sim or give --uilog / --store")
-    results = [measure(t, model, count_tokens, holdout_days) for t in targets]
+    from .progress import bar
+
+    results = [
+        measure(t, model, count_tokens, holdout_days)
+        for t in bar(targets, "bench routines", total=len(targets), unit="store")
+    ]
     j, md = write(results, out)
     _out(markdown(results))
     click.echo(f"wrote {j}, {md}", err=True)

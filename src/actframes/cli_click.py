@@ -55,7 +55,14 @@ def cli() -> None:
 @cli.command()
 @click.argument("date", required=False)
 @store_options
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="json",
+    show_default=True,
+    help="json (canonical), yaml, md, context (for a prompt, within --budget) or html.",
+)
 @min_minutes_option
 @click.option(
     "--budget",

@@ -64,6 +64,9 @@ def mcp(
         )
         return
     from .mcp_server import ReplayPolicy, build_server
+    from .progress import quiet
+
+    quiet()  # stdio belongs to the protocol: no progress bars, whatever the terminal
 
     zone = tz or machine_zone()
     policy = ReplayPolicy(allow_replay, allow_destructive_replay, replay_user_data_dir)

@@ -165,7 +165,11 @@ def resume() -> None:
 
 
 @record.command()
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The store to report on (default: $ACTFRAMES_DB, else the native store).",
+)
 @click.option("--tz", metavar="ZONE", help="Zone for 'today' (default: the machine's).")
 def status(db: Path | None, tz: str | None) -> None:
     """Whether the recorder runs, rows written today, store size, time of the last row.

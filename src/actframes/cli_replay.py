@@ -110,7 +110,14 @@ def _routine(
 )
 @mining_options
 @store_options
-@click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "md"]),
+    default="json",
+    show_default=True,
+    help="json: the report as one object; md: a table of steps and the hand-off.",
+)
 def replay(
     routine_id: str,
     slot_pairs: tuple[str, ...],
@@ -209,12 +216,15 @@ def _run(
         except CDPError as exc:
             hint = " (is another browser using --user-data-dir?)" if user_data_dir else ""
             raise ActframesError(f"the browser did not start: {exc}{hint}") from None
+        from .progress import bar
+
         return replay(
             routine,
             slots,
             browser,
             allow_destructive=allow_destructive,
             loose_position=loose_position,
+            steps_bar=lambda steps: bar(steps, "replay", total=len(steps), unit="step"),
         )
     finally:
         browser.close()  # always: the whole process group ends here

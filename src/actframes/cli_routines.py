@@ -13,6 +13,7 @@ from .cli import HELP, _out, default_db, local_day, machine_zone, store_options
 from .errors import UsageError
 
 DEFAULT_DAYS = 28
+MANY_DAYS = 7  # more days than this: a progress bar on a terminal
 
 
 def mining_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -79,7 +80,14 @@ def rules_of(**kw: int) -> Any:
     is_flag=True,
     help="Use typed text: constant values become literal, examples are shown (off by default).",
 )
-@click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "md"]),
+    default="json",
+    show_default=True,
+    help="json: one routine per line; md: each routine's slots and guarded plan.",
+)
 def routines(
     db: Path | None,
     tz: str | None,
@@ -110,7 +118,11 @@ def routines(
         min_specific=min_specific,
         max_length=max_length,
     )
-    found = mine_store(path, source, zone, start, end, rules, include_text)
+    from .progress import Steps
+
+    # A bar only for long windows; a week is read and mined in a blink.
+    with Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress:
+        found = mine_store(path, source, zone, start, end, rules, include_text, stage=progress.next)
     if not found.steps:
         click.echo(
             "actframes: no action steps in that window (the store has no clicks or typing"

@@ -42,7 +42,14 @@ def _json_lines(items: list[dict[str, Any]]) -> str:
     help="Find the frame by words (app, site, titles, entities) on --date (default today): "
     "the matching frames best first, then the steps of the best one.",
 )
-@click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "md"]),
+    default="json",
+    show_default=True,
+    help="json: one step per line; md: a Markdown list.",
+)
 def steps(
     frame_id: str | None,
     db: Path | None,
@@ -97,7 +104,14 @@ def _find_markdown(query: str, day: str, matches: list[dict[str, Any]]) -> str:
 @click.option("--days", type=int, default=7, show_default=True, help="The last N local days.")
 @click.option("--until", metavar="YYYY-MM-DD", help="The last day (default: today).")
 @_store
-@click.option("--format", "fmt", type=click.Choice(["json", "md"]), default="json")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "md"]),
+    default="json",
+    show_default=True,
+    help="json: one pattern per line, with its evidence; md: a Markdown list by kind.",
+)
 def patterns(
     days: int,
     until: str | None,
@@ -118,9 +132,6 @@ def patterns(
     if fmt == "json":
         _out(_json_lines(out))
         return
-    lines = [f"# Patterns, {first} to {last} ({zone})", ""]
-    for q in out:
-        ev = q.get("events") or q.get("rows") or q.get("at") or []
-        head = {k: v for k, v in q.items() if k not in ("events", "rows", "at")}
-        lines.append(f"- {json.dumps(head, ensure_ascii=False)} — evidence: {len(ev)} items")
-    _out("\n".join(lines) + "\n")
+    from .steps.patterns_md import to_markdown
+
+    _out(to_markdown(out, first, last, zone))

@@ -30,13 +30,20 @@ def _load_doc(path: Path) -> dict[str, Any]:
 @click.argument("doc_path", metavar="DOC.json", type=click.Path(dir_okay=False, path_type=Path))
 @store_options
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the verdict, then one line per difference; json: all of it as one object.",
 )
 def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, fmt: str) -> None:
     """Recompile DOC.json's window from the store and report every field that differs.
 
-    Exit 0 only when everything matches and the store holds the same rows as when the
-    document was made.
+    The first line is the verdict; then one line per difference, "store" giving what the
+    store compiles to now and "document" what DOC.json says (a document from another
+    source shows only its first differences; --format json lists all). Exit 0 only when
+    everything matches and the store holds the same rows as when the document was made.
     """
     from .verify import verify as run_verify
 
@@ -53,6 +60,8 @@ def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, 
             json.dumps(
                 {
                     "ok": report.ok,
+                    "verdict": report.verdict(),
+                    "other_source": report.other_source,
                     "store_changed": report.store_changed,
                     "affected_days": report.affected_days,
                     "differences": [
@@ -70,20 +79,25 @@ def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, 
             + "\n"
         )
     else:
-        lines = [d.line() for d in report.differences]
-        if report.store_changed:
-            days = ", ".join(report.affected_days) or "unknown"
-            lines.append(
-                f"store changed since the document was made (digest differs); days: {days}"
-            )
-        lines.append(
-            "ok: the document matches the store"
-            if report.ok
-            else f"{len(report.differences)} difference(s)"
-        )
-        _out("\n".join(lines) + "\n")
+        _out(_verify_text(report, limit=_SHOWN_FROM_OTHER_SOURCE if report.other_source else None))
     if not report.ok:
         sys.exit(1)
+
+
+# A document from another store differs everywhere: its first lines say enough.
+_SHOWN_FROM_OTHER_SOURCE = 10
+
+
+def _verify_text(report: Any, limit: int | None) -> str:
+    lines = [report.verdict()]
+    shown = report.differences if limit is None else report.differences[:limit]
+    lines += [d.line() for d in shown]
+    if len(shown) < len(report.differences):
+        lines.append(f"… and {len(report.differences) - len(shown)} more (--format json lists all)")
+    if report.store_changed:
+        days = ", ".join(report.affected_days) or "unknown"
+        lines.append(f"store changed since the document was made (digest differs); days: {days}")
+    return "\n".join(lines) + "\n"
 
 
 @click.group(context_settings=HELP)

@@ -51,9 +51,10 @@ class Steps:
     """A bar over named stages of one piece of work: ``with Steps(...) as s: s.next(name)``."""
 
     def __init__(self, desc: str, total: int) -> None:
+        """``total`` 0: no bar at all (work too short to need one)."""
         self._bar: Any = None
         self._started = False
-        if enabled():
+        if total > 0 and enabled():
             try:
                 from tqdm import tqdm
             except ImportError:
@@ -76,4 +77,30 @@ class Steps:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.update(1)
+            self._bar.close()
+
+
+class Status:
+    """A bar that counts messages of unknown number and shows the latest:
+    ``with Status("bench qa") as say: say("demo 2026-03-10")``. Off: messages vanish."""
+
+    def __init__(self, desc: str, on: bool = True) -> None:
+        self._bar: Any = None
+        if on and enabled():
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self._bar = tqdm(desc=desc, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def __call__(self, message: str) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.set_postfix_str(message.strip())
+
+    def __enter__(self) -> Status:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
             self._bar.close()

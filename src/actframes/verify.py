@@ -28,9 +28,8 @@ class Difference:
     found: Any  # what the document says
 
     def line(self) -> str:
-        return (
-            f"{self.where} {self.field}: expected {_show(self.expected)}, found {_show(self.found)}"
-        )
+        store, document = _show(self.expected), _show(self.found)
+        return f"{self.where} {self.field}: store {store}, document {document}"
 
 
 @dataclass(slots=True)
@@ -38,10 +37,36 @@ class Report:
     differences: list[Difference] = field(default_factory=list)
     store_changed: bool = False
     affected_days: list[str] = field(default_factory=list)
+    # The document's source kind, and whether it plainly comes from another store: another
+    # kind, or other rows and not one of its frames found unchanged here.
+    document_kind: str | None = None
+    store_kind: str | None = None
+    other_source: bool = False
 
     @property
     def ok(self) -> bool:
         return not self.differences and not self.store_changed
+
+    def verdict(self) -> str:
+        """One line that leads the report: what the differences below amount to."""
+        n = len(self.differences)
+        if self.ok:
+            return "ok: the document matches the store"
+        if self.other_source:
+            kinds = (
+                f" (document: {self.document_kind}, store: {self.store_kind})"
+                if self.document_kind != self.store_kind
+                else ""
+            )
+            return (
+                f"differs: the document comes from another source than this store{kinds}; "
+                f"{n} difference(s)"
+            )
+        if self.store_changed and not n:
+            days = ", ".join(self.affected_days) or "unknown"
+            return f"differs: the store changed since the document was made (days: {days})"
+        changed = "; the store changed since it was made" if self.store_changed else ""
+        return f"differs: {n} field(s) of the document disagree with the store{changed}"
 
 
 def window_of(doc: Doc) -> Window:
@@ -79,7 +104,18 @@ def verify(doc: Doc, source: Source) -> Report:
     report.store_changed = doc.get("source", {}).get("digest") != fresh["source"]["digest"]
     if report.differences or report.store_changed:
         report.affected_days = _days(doc, fresh, report)
+    kind = doc.get("source", {}).get("kind")
+    report.document_kind = kind if isinstance(kind, str) else None
+    report.store_kind = fresh["source"]["kind"]
+    report.other_source = report.document_kind != report.store_kind or (
+        report.store_changed and bool(doc.get("frames")) and not _any_frame_agrees(doc, report)
+    )
     return report
+
+
+def _any_frame_agrees(doc: Doc, report: Report) -> bool:
+    differing = {d.where for d in report.differences}
+    return any(isinstance(f, dict) and f.get("id") not in differing for f in doc.get("frames", []))
 
 
 _SKIP_TOP = {"frames", "inferred"}

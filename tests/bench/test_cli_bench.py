@@ -63,7 +63,7 @@ def test_qa_none_writes_results_report_and_chart(
     demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_dir = tmp_path / "qa"
-    args = ["bench", "qa", "--db", str(demo), "--tz", DEMO_TZ, "--days", DEMO_DAY]
+    args = ["bench", "qa", "--db", str(demo), "--tz", DEMO_TZ, "--dates", DEMO_DAY]
     args += ["--reps", "raw,context,json", "--out", str(out_dir), "--quiet"]
     code, out, err = run(args, capsys)
     assert code == 0, err

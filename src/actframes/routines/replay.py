@@ -18,7 +18,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -358,6 +358,10 @@ class _Stop(Exception):
         self.sent = sent
 
 
+# Wraps the plan's steps as they run (a progress bar on a terminal).
+StepsBar = Callable[[Sequence[dict[str, Any]]], Iterable[dict[str, Any]]]
+
+
 class _Replayer:
     def __init__(
         self,
@@ -367,7 +371,9 @@ class _Replayer:
         *,
         allow_destructive: bool,
         loose_position: bool,
+        steps_bar: StepsBar | None = None,
     ) -> None:
+        self.steps_bar = steps_bar
         self.routine = routine
         self.slots = slots
         self.page = page
@@ -728,7 +734,7 @@ class _Replayer:
             if start and steps[0]["op"] != "navigate":
                 self.navigate(fill(start, self.slots, in_url=True))
                 done.append({"n": 0, "op": "open", "url": start, "status": "done"})
-            for step in steps:
+            for step in self.steps_bar(steps) if self.steps_bar else steps:
                 current = step
                 done.append(self.step(step))
                 remaining.pop(0)
@@ -844,6 +850,7 @@ def replay(
     *,
     allow_destructive: bool = False,
     loose_position: bool = False,
+    steps_bar: StepsBar | None = None,
 ) -> dict[str, Any]:
     """Run the routine's plan in ``session`` (a page is opened if it has none).
 
@@ -856,6 +863,7 @@ def replay(
         session,
         allow_destructive=allow_destructive,
         loose_position=loose_position,
+        steps_bar=steps_bar,
     ).run()
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date as Date
 from datetime import timedelta
 from pathlib import Path
@@ -81,8 +82,15 @@ def mine_store(
     end_ms: int,
     rules: Rules,
     include_text: bool = False,
+    stage: Callable[[str], None] | None = None,
 ) -> Mining:
+    """Read the window's steps and mine them; ``stage`` hears each stage's name first
+    (a progress bar)."""
+    if stage is not None:
+        stage("read steps")
     steps, screens = read_steps(path, source, start_ms, end_ms, zone, include_text)
+    if stage is not None:
+        stage("mine routines")
     segs, corpus, mined, routines = mine_steps(steps, zone, rules, include_text)
     return Mining(steps, segs, corpus, mined, routines, screens, start_ms, end_ms)
 
