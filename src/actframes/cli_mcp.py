@@ -48,8 +48,9 @@ def mcp(
 ) -> None:
     """Serve the user's measured activity to agents over MCP (stdio).
 
-    Set up: `claude mcp add actframes -- actframes mcp`. The store is opened read-only on
-    every call, so a recorder may keep writing it. Replaying routines in a browser is
+    Set up: `actframes mcp --print-config claude-code` prints the line that registers it
+    (claude-desktop, generic: the JSON for other clients). The store is opened read-only
+    on every call, so a recorder may keep writing it. Replaying routines in a browser is
     off unless --allow-replay (or --allow-destructive-replay) is given.
     """
     if print_config is not None:

@@ -157,7 +157,7 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
         f"store        {db}",
         *(f"{name:<12} {out / name}" for name in files),
         "",
-        "Try:",
+        "Try (`actframes` not found? `make install` in the clone puts it on the PATH):",
         f"  export ACTFRAMES_DB={store}",
         "  actframes apps yesterday",
         "  actframes routines --format md",
