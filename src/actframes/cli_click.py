@@ -84,7 +84,7 @@ def day(
     budget: int,
     no_cache: bool,
 ) -> None:
-    """Compile one local DATE (YYYY-MM-DD, today or yesterday; default today) and print it.
+    """Compile one local DATE (YYYY-MM-DD, today or yesterday; default today).
 
     Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
     disables it) and served again only while the store holds the same rows for the day.
@@ -142,8 +142,10 @@ def context(
 @click.argument("date", required=False)
 @store_options
 def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
-    """Print the ledger of DATE (YYYY-MM-DD, today or yesterday; default today) as a
-    table: time per app and site (active time as H:MM:SS)."""
+    """Print the ledger of DATE as a table: time per app and site.
+
+    DATE is YYYY-MM-DD, today or yesterday (default today); active time is H:MM:SS.
+    """
     _one_shot()
     _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
 

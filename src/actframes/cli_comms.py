@@ -35,8 +35,9 @@ def comms(
     source: str | None,
     fmt: str,
 ) -> None:
-    """Who and where: the communication surfaces of DATE (YYYY-MM-DD, today or yesterday;
-    default today).
+    """Who and where: the communication surfaces of DATE (default today).
+
+    DATE is YYYY-MM-DD, today or yesterday.
 
     E-mail, chat, meetings and social inboxes, recognised by app, site and page kind;
     per surface its active seconds (the ledger's), visits, first and last time, input
