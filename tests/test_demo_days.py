@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from actframes.demo import demo_span
 from actframes.simulate.workflows import simulate_workflows
@@ -83,11 +85,29 @@ def test_content_is_fixed_by_the_seed_and_dates_move() -> None:
     b = simulate_workflows(demo_span(3, "2027-06-16")[0], 3, "UTC", seed=7, every_day=True)
     assert [d.day for d in b] == ["2027-06-13", "2027-06-14", "2027-06-15"]
 
-    def content(days: list) -> list:  # type: ignore[type-arg]
-        return [
-            [(x.kind, x.app, x.title, x.url, x.role, x.name, x.text) for x in d.actions]
-            for d in days
-        ]
-
     assert content(a) == content(b)
     assert content(a) != content(simulate_workflows(first_a, 3, "UTC", seed=8, every_day=True))
+
+
+def content(days: list) -> list:  # type: ignore[type-arg]
+    """What happened, without when: the part of the demo the seed alone decides."""
+    return [
+        [(x.kind, x.app, x.title, x.url, x.role, x.name, x.text) for x in d.actions]
+        for d in days
+    ]
+
+
+REFERENCE = content(simulate_workflows("2026-11-29", 2, "UTC", seed=7, every_day=True))
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    today=st.dates(min_value=datetime(2001, 1, 1).date(), max_value=datetime(2098, 1, 1).date()),
+    tz=st.sampled_from(["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe"]),
+)
+def test_any_day_any_zone_the_same_content_ending_yesterday(today: object, tz: str) -> None:
+    first, last = demo_span(2, str(today))
+    assert last == (datetime.fromisoformat(str(today)) - timedelta(days=1)).date().isoformat()
+    days = simulate_workflows(first, 2, tz, seed=7, every_day=True)
+    assert [d.day for d in days] == [first, last]
+    assert content(days) == REFERENCE

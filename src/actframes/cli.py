@@ -85,10 +85,17 @@ DAY_WORDS = {"today": 0, "yesterday": 1}
 def local_day(text: str | None, tz: str) -> str:
     """A DATE as given: YYYY-MM-DD as it is, "today" or "yesterday" in ``tz``; default
     today."""
+    from datetime import date, timedelta
+
     back = DAY_WORDS.get((text or "today").lower())
     if back is None:
+        import re
+
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text or ""):
+            from .window import WindowError
+
+            raise WindowError(f"not a date (YYYY-MM-DD, today or yesterday): {text!r}")
         return text or ""
-    from datetime import date, timedelta
 
     return (date.fromisoformat(today(tz)) - timedelta(days=back)).isoformat()
 
@@ -145,7 +152,15 @@ def min_minutes_option(f: F) -> F:
 def _open(db: Path | None, source: str | None) -> Any:
     from .sources import open_source
 
-    return open_source(db or default_db(), source)
+    path = db or default_db()
+    if db is None and not path.expanduser().exists():
+        from .errors import SourceError
+
+        raise SourceError(
+            f"{path}: no such file (no store here yet: `actframes demo` writes one, "
+            "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
+        )
+    return open_source(path, source)
 
 
 def _options(min_minutes: float) -> Any:

@@ -3,6 +3,9 @@ unable to start markup, unknown kinds still shown."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from actframes.steps.patterns_md import to_markdown
 
 CLICK = {
@@ -56,3 +59,19 @@ def test_sections_bullets_and_evidence() -> None:
 def test_an_empty_window_says_so() -> None:
     md = to_markdown([], "2026-11-25", "2026-12-01", "UTC")
     assert "No patterns in this window" in md
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.text(max_size=40), app=st.text(max_size=20))
+def test_screen_text_never_breaks_the_list(name: str, app: str) -> None:
+    pattern = {**CLICK, "app": app, "target": {"role": "button", "name": name}}
+    md = to_markdown([pattern], "2026-11-25", "2026-12-01", "UTC")
+    lines = md.splitlines()
+    assert len(lines) == 5  # title, blank, section, blank, the one bullet
+    bullet = lines[4]
+    assert bullet.startswith("- click button “")
+    # No markup can open inside the quoted text: every special character is escaped.
+    quoted = bullet[len("- click button “") :].split("” in ", 1)[0]
+    for i, ch in enumerate(quoted):
+        if ch in "`*_[]<>#|":
+            assert i > 0 and quoted[i - 1] == "\\"
