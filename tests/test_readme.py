@@ -85,6 +85,18 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     assert proc.returncode == 0, f"README command failed: {last}\n{proc.stderr[-2000:]}"
     assert "Unfilled slots" in proc.stdout  # the replay dry run marks what it lacks
     assert (tmp_path / "day.html").exists() and (tmp_path / "demo-out" / "demo.db").exists()
+    # Then the Python examples, in the same folder.
+    for block in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+        py = subprocess.run(
+            [sys.executable, "-c", block],
+            cwd=tmp_path,
+            env=env(home),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert py.returncode == 0, f"README Python example failed:\n{block}\n{py.stderr}"
+        assert py.stdout.strip(), block
 
 
 def test_the_printed_config_starts_a_server_that_answers(tmp_path: Path) -> None:
