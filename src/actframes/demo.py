@@ -10,6 +10,7 @@ today find it; its content is fixed by the seed, its dates move with the clock.
 from __future__ import annotations
 
 import os
+import shlex
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,7 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
         *(f"{name:<12} {out / name}" for name in files),
         "",
         "Try (`actframes` not found? `make install` in the clone puts it on the PATH):",
-        f"  export ACTFRAMES_DB={store}",
+        f"  export ACTFRAMES_DB={shlex.quote(store)}",
         "  actframes apps yesterday",
         "  actframes routines --format md",
         "  actframes mcp --print-config claude-code",
