@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,7 @@ def test_content_is_fixed_by_the_seed_and_dates_move() -> None:
 def content(days: list) -> list:  # type: ignore[type-arg]
     """What happened, without when: the part of the demo the seed alone decides."""
     return [
-        [(x.kind, x.app, x.title, x.url, x.role, x.name, x.text) for x in d.actions]
-        for d in days
+        [(x.kind, x.app, x.title, x.url, x.role, x.name, x.text) for x in d.actions] for d in days
     ]
 
 
@@ -111,3 +111,21 @@ def test_any_day_any_zone_the_same_content_ending_yesterday(today: object, tz: s
     days = simulate_workflows(first, 2, tz, seed=7, every_day=True)
     assert [d.day for d in days] == [first, last]
     assert content(days) == REFERENCE
+
+
+def test_fill_workday_moves_the_free_work_only_later() -> None:
+    plain = simulate_workflows("2026-11-28", 3, "UTC", seed=7, every_day=True)
+    filled = simulate_workflows("2026-11-28", 3, "UTC", seed=7, every_day=True, fill_workday=True)
+    assert content(filled) == content(plain)
+    for p, f in zip(plain, filled, strict=True):
+        ts = [a.ts_ms for a in f.actions]
+        assert ts == sorted(ts)
+        assert f.actions[0].ts_ms == p.actions[0].ts_ms and f.actions[-1] == p.actions[-1]
+        assert all(b.ts_ms >= a.ts_ms for a, b in zip(p.actions, f.actions, strict=True))
+
+        # The longest stretch without an action shrinks: the day is spread, not split.
+        def longest(acts: list) -> int:  # type: ignore[type-arg]
+            return max(b.ts_ms - a.ts_ms for a, b in pairwise(acts))
+
+        assert longest(f.actions) < longest(p.actions)
+        assert longest(f.actions) <= 3_600_000 + 300_000

@@ -118,7 +118,7 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
     db = out / "demo.db"
     with Steps(f"demo, {days} days", 4) as progress:
         progress.next("simulate")
-        history = simulate_workflows(first, days, tz, seed=seed, every_day=True)
+        history = simulate_workflows(first, days, tz, seed=seed, every_day=True, fill_workday=True)
         progress.next("write the store")
         _remove_store(db)
         write_workflows(db, history)

@@ -423,10 +423,13 @@ def simulate_workflows(
     seed: int = 11,
     *,
     every_day: bool = False,
+    fill_workday: bool = False,
 ) -> list[StepDay]:
     """``n_days`` consecutive workdays (weekends skipped) of steps; with ``every_day``,
     consecutive calendar days, so the content of the k-th day depends on the seed only
-    (the demo moves its dates with the clock and keeps its content)."""
+    (the demo moves its dates with the clock and keeps its content). ``fill_workday``
+    spreads each day's free work until the end-of-day habit (``_spread``); the actions
+    stay the same, only later."""
     rng = random.Random(seed)
     out: list[StepDay] = []
     d = date.fromisoformat(first_day)
@@ -435,12 +438,17 @@ def simulate_workflows(
     while len(out) < n_days:
         if every_day or d.weekday() < 5:
             st.today = d.isoformat()
-            out.append(StepDay(d.isoformat(), tz, _day(rng, st, d.isoformat(), tz)))
+            acts, pauses = _day(rng, st, d.isoformat(), tz)
+            out.append(StepDay(d.isoformat(), tz, _spread(acts, pauses) if fill_workday else acts))
         d += timedelta(days=1)
     return out
 
 
-def _day(rng: random.Random, st: _State, day: str, tz: str) -> list[UIAction]:
+def _day(
+    rng: random.Random, st: _State, day: str, tz: str
+) -> tuple[list[UIAction], list[tuple[int, int]]]:
+    """The day's actions, and the pauses between its tasks as (index of the action after
+    the pause, pause in ms)."""
     base = day_window(day, tz).start_ms
     t = base + (9 * 3600 + rng.randint(0, 1800)) * 1000
     lunch = base + (12 * 3600 + rng.randint(0, 3600)) * 1000
@@ -460,6 +468,7 @@ def _day(rng: random.Random, st: _State, day: str, tz: str) -> list[UIAction]:
     rng.shuffle(tasks)
     tasks.append(_timesheet(rng, st))  # the end-of-day habit
     acts: list[UIAction] = []
+    pauses: list[tuple[int, int]] = []
     lunched = False
     for i, task in enumerate(tasks):
         if not lunched and t >= lunch:
@@ -475,8 +484,51 @@ def _day(rng: random.Random, st: _State, day: str, tz: str) -> list[UIAction]:
             acts.extend(_ui(op, app, title, url, role, name, x, y, text, t, rng))
             if op == "type" and text:
                 t += 120 * len(text)  # the next action waits for the typing to end
-        t += rng.randint(8_000, 90_000)
-    return acts
+        pause = rng.randint(8_000, 90_000)
+        t += pause
+        pauses.append((len(acts), pause))
+    return acts, pauses
+
+
+# A pause between tasks stays below the compiler's session gap (5 min, with the next
+# task's first seconds): the person is at the desk, between two things.
+LONGEST_PAUSE_MS = 280_000
+# Time the pauses cannot take becomes breaks away from the desk of at most an hour.
+LONGEST_BREAK_MS = 3_600_000
+
+
+def _spread(acts: list[UIAction], pauses: list[tuple[int, int]]) -> list[UIAction]:
+    """The day's free work spread over the time before its last task (the end-of-day
+    habit, placed at the end of the workday): each pause between tasks grows in
+    proportion, none beyond ``LONGEST_PAUSE_MS``; what is left becomes breaks (at most
+    ``LONGEST_BREAK_MS`` each) at evenly spaced pauses; nothing passes the last task."""
+    if len(pauses) < 2:
+        return acts
+    last_start = pauses[-2][0]  # the end-of-day task begins after the second-last pause
+    if last_start <= 0 or last_start >= len(acts):
+        return acts
+    inner = pauses[:-2]
+    slack = acts[last_start].ts_ms - acts[last_start - 1].ts_ms - pauses[-2][1]
+    total = sum(p for _, p in inner)
+    if slack <= 0 or total <= 0:
+        return acts
+    shift = [0] * (len(acts) + 1)
+    for index, pause in inner:
+        extra = min(pause * slack // total, LONGEST_PAUSE_MS - pause)
+        shift[index] += max(extra, 0)
+    left = slack - sum(shift)
+    breaks = -(-left // LONGEST_BREAK_MS)  # ceiling: each break at most an hour
+    for k in range(1, breaks + 1):
+        shift[_break_after(acts, inner, k * len(inner) // (breaks + 1))] += left // breaks
+    out: list[UIAction] = []
+    moved = 0
+    for i, a in enumerate(acts):
+        if i < last_start:
+            moved += shift[i]
+            out.append(a._replace(ts_ms=a.ts_ms + moved))
+        else:
+            out.append(a)
+    return out
 
 
 def _ui(
@@ -582,3 +634,13 @@ def write_workflows(path: str | Path, days: list[StepDay]) -> Path:
     finally:
         conn.close()
     return p
+
+
+def _break_after(acts: list[UIAction], pauses: list[tuple[int, int]], k: int) -> int:
+    """The action index of the first pause from the k-th on that does not follow typing:
+    the simulated recorder writes no row when typing ends, so a break right after it
+    would leave the last keys outside any frame."""
+    for index, _ in pauses[k:]:
+        if acts[index - 1].kind not in ("key", "text"):
+            return index
+    return pauses[k][0]
