@@ -148,6 +148,7 @@ class Capture(Record):
         "has_urls",
         "interval",
         "event_columns",
+        "notes",
     )
 
     kind: str
@@ -165,6 +166,9 @@ class Capture(Record):
     interval: bool
     # Events a reader delivered already grouped; they count beside ``events``.
     event_columns: list[EventColumn]
+    # What the reader could not see or had to estimate in this store (shown as blind
+    # spots): a column or table the store's version lacks, counts estimated.
+    notes: list[str]
 
     def __init__(
         self,
@@ -178,6 +182,7 @@ class Capture(Record):
         has_urls: bool = True,
         interval: bool = False,
         event_columns: list[EventColumn] | None = None,
+        notes: list[str] | None = None,
     ) -> None:
         self.kind = kind
         self.snapshots = [] if snapshots is None else snapshots
@@ -189,6 +194,7 @@ class Capture(Record):
         self.has_urls = has_urls
         self.interval = interval
         self.event_columns = [] if event_columns is None else event_columns
+        self.notes = [] if notes is None else notes
 
     def all_columns(self) -> list[EventColumn]:
         return self.event_columns + group_events(self.events)

@@ -61,7 +61,7 @@ EVENTS = [
     (6, "2026-03-10T01:03:00-08:00", "CLIPBOARD", "Google Chrome"),
     (7, "2026-03-10T09:04:00Z", "paste", "Terminal"),
     (8, "2026-03-10T09:04:01Z", "mouse_move", "Terminal"),  # not an input count
-    (9, "2026-03-10T09:04:02Z", "text", "Terminal"),  # typed text: content, not a count
+    (9, "2026-03-10T09:04:02Z", "text", "Terminal"),  # a typing burst: its characters count
     (10, "2026-03-10T09:04:03Z", "focus", "Terminal"),
 ]
 
@@ -89,7 +89,7 @@ def test_schemas_read(tmp_path: Path, schema: str) -> None:
         assert {s.device for s in cap.snapshots} == {""}
     else:
         assert cap.snapshots[2] == Snapshot(
-            3, rows[2][1], "Google Chrome", "sqlite3 — Python docs", rows[2][4], "monitor_0"
+            3, rows[2][1], "Google Chrome", "sqlite3 — Python docs", rows[2][4], ""
         )
 
 
@@ -110,6 +110,7 @@ def test_new_schema_events(tmp_path: Path) -> None:
         (5, ms("2026-03-10T09:02:00+00:00"), SCROLL, "Google Chrome"),
         (6, ms("2026-03-10T09:03:00+00:00"), COPY, "Google Chrome"),
         (7, ms("2026-03-10T09:04:00+00:00"), PASTE, "Terminal"),
+        (9, ms("2026-03-10T09:04:02+00:00"), KEY, "Terminal"),
     ]
 
 

@@ -229,6 +229,7 @@ def blind_spots(cap: Capture, interval: bool) -> list[str]:
         spots.append("this source records no away periods: absence shows only as gaps")
     if not cap.has_urls:
         spots.append("this source records no URLs: browser sites are unknown")
+    spots.extend(sorted(set(cap.notes)))
     return spots
 
 

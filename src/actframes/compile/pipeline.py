@@ -90,6 +90,7 @@ def compile_pieces(
         has_afk=cap.has_afk,
         has_urls=cap.has_urls,
         interval=interval,
+        notes=cap.notes,
     )
     doc = assemble(
         cap=cap_view,

@@ -167,5 +167,6 @@ def reattribute_capture(cap: Capture) -> tuple[Capture, Reattributed]:
         has_afk=cap.has_afk,
         has_urls=cap.has_urls,
         interval=cap.interval,
+        notes=cap.notes,
     )
     return out, rep
