@@ -613,13 +613,18 @@ def test_bulk_and_row_by_row_event_reads_agree(tmp_path: Path) -> None:
     types = ["key", "Key", "click", "scroll", "clipboard", "paste", "mouse_move", "text"]
     apps = ["Code", "Slack", None, "  Code\u200b", ""]
     events = [
-        (i, iso(T0 + rnd.randrange(0, 3_600_000), rnd.choice(["Z/f3", "+00:00/f6", "+05:30/f3"])),
-         rnd.choice(types), rnd.choice(apps))
+        (
+            i,
+            iso(T0 + rnd.randrange(0, 3_600_000), rnd.choice(["Z/f3", "+00:00/f6", "+05:30/f3"])),
+            rnd.choice(types),
+            rnd.choice(apps),
+        )
         for i in range(1, 400)
     ]
     clean = screenpipe_db(tmp_path / "clean.db", _stored(_frames(), ["Z"]), events)
     odd = screenpipe_db(
-        tmp_path / "odd.db", _stored(_frames(), ["Z"]),
+        tmp_path / "odd.db",
+        _stored(_frames(), ["Z"]),
         [*events, (9999, "2200-01-01T00:00:00Z", "key", "Code")],
     )
     caps = []

@@ -230,9 +230,9 @@ class ScreenpipeSource:
             seen = by_frame.get(rid, [])
             known = [w for w in seen if w[2] is not None]
             focused = [w for w in seen if w[2] is not None and not _is_false(w[2])]
+            looks.unfocused += len(known) - len(focused)  # windows beside the active one
             if frame_foc is None and known and not focused:
-                looks.unfocused += 1  # every window of the capture known, none focused
-                continue
+                continue  # every window of the capture known, none focused
             pick = min(focused or seen, key=_ocr_order, default=None)
             if pick is None:
                 cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))

@@ -1,0 +1,253 @@
+"""screenpipe databases of every schema version and set-up, written as screenpipe writes
+them (screenpipe_versions.py): time per app agrees with an independent computation from
+the fixture's own truth, never above the wall clock; input counts agree with the input
+the fixture made; the store is never changed, even while a writer holds it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from actframes.api import compile_path
+from actframes.model import CLICK, COPY, KEY, PASTE
+from actframes.sources.screenpipe import ScreenpipeSource
+from actframes.window import day_window
+
+from ..builders import ms
+from .screenpipe_versions import (
+    FEB_2025,
+    FEB_2026,
+    LATE_2024,
+    MID_2024,
+    NEWEST,
+    Day,
+    Store,
+    make_day,
+    write_day,
+)
+
+DAY = "2026-03-10"
+T0 = ms("2026-03-10T09:00:00+00:00")
+CAP_MS, GAP_MS = 90_000, 300_000  # SPEC.md: dwell cap, session gap
+
+
+def expected_active_s(truth: list[tuple[int, str]]) -> dict[str, float]:
+    """The documented rule, computed here from the fixture's truth: each focused capture
+    holds the time to the next one (on any monitor), at most 90 s, none across a gap of
+    more than 5 minutes."""
+    obs = sorted(truth)
+    out: dict[str, float] = defaultdict(float)
+    for (t, app), (nxt, _) in pairwise(obs):
+        gap = nxt - t
+        out[app] += 0 if gap > GAP_MS else min(gap, CAP_MS) / 1000
+    return dict(out)
+
+
+def ledger_by_app(doc: dict[str, Any]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for e in doc["ledger"]:
+        out[e["app"]] += e["active_s"]
+    return {a: s for a, s in out.items() if s}
+
+
+def doc_input(doc: dict[str, Any]) -> dict[str, int]:
+    """Every input count the document holds: frames, their interruptions, unattributed."""
+    tot: dict[str, int] = defaultdict(int)
+    parts = [f["input"] for f in doc["frames"]]
+    parts += [i["input"] for f in doc["frames"] for i in f.get("interruptions", [])]
+    parts.append(doc["coverage"]["unattributed_input"])
+    for p in parts:
+        for k in ("keys", "clicks", "scrolls", "copies", "pastes"):
+            tot[k] += p.get(k, 0)
+    return dict(tot)
+
+
+def made_input(day: Day) -> dict[str, int]:
+    """What the fixture's user did: typed characters, shortcut keys (each clipboard
+    shortcut is a key too), real clicks, copies (and cuts), pastes."""
+    return {
+        "keys": sum(len(t.text) for t in day.typed) + len(day.shortcuts) + len(day.clipboard),
+        "clicks": len(day.clicks),
+        "copies": sum(1 for c in day.clipboard if c[1] in "cx"),
+        "pastes": sum(1 for c in day.clipboard if c[1] == "v"),
+    }
+
+
+def assert_time(doc: dict[str, Any], truth: list[tuple[int, str]]) -> None:
+    want = expected_active_s(truth)
+    got = ledger_by_app(doc)
+    assert set(got) == {a for a, s in want.items() if s >= 1}
+    for app, s in want.items():
+        assert abs(got.get(app, 0) - s) <= max(5, s / 100), (app, got.get(app), s)
+    wall_s = (max(truth)[0] - min(truth)[0]) / 1000
+    assert doc["coverage"]["active_s"] == sum(e["active_s"] for e in doc["ledger"])
+    assert doc["coverage"]["active_s"] <= wall_s
+
+
+def assert_input(doc: dict[str, Any], day: Day) -> None:
+    got, want = doc_input(doc), made_input(day)
+    for k, n in want.items():
+        assert abs(got[k] - n) <= n / 10, (k, got[k], n)
+
+
+def sha(*paths: Path) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes() if p.exists() else b"-")
+    return h.hexdigest()
+
+
+# (name, version, set-up, capture interval)
+SETUPS = [
+    ("mid_2024", MID_2024, "single", 2000),
+    ("late_2024_all_windows", LATE_2024, "default", 2000),
+    ("feb_2025", FEB_2025, "default", 2000),
+    ("feb_2026_default", FEB_2026, "default", 2000),
+    ("feb_2026_unfocused_windows", FEB_2026, "unfocused", 2000),
+    ("feb_2026_two_monitors", FEB_2026, "two_monitors", 2000),
+    ("newest_event_driven", NEWEST, "single", 30_000),
+    ("newest_event_driven_two_monitors", NEWEST, "two_monitors", 30_000),
+]
+
+
+@pytest.mark.parametrize(("name", "version", "setup", "step"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_time_and_input_per_version(
+    tmp_path: Path, name: str, version: str, setup: str, step: int
+) -> None:
+    day = make_day(seed=len(name), start_ms=T0)
+    store = Store(tmp_path / "db.sqlite", version)
+    truth = write_day(store, day, setup, step)
+    writes_input = version >= FEB_2026  # ui_events are written since February 2026
+    if writes_input:
+        store.write_input(day)
+    store.close()
+    doc = compile_path(store.path, DAY, "UTC")
+    assert doc["rejected_rows"] == []
+    assert_time(doc, truth)
+    if writes_input:
+        assert_input(doc, day)
+    else:
+        assert sum(doc_input(doc).values()) == 0
+    shown_beside = setup in ("unfocused", "two_monitors") and version == FEB_2026
+    if shown_beside or version == LATE_2024:
+        assert "Spotify" not in ledger_by_app(doc)  # visible all day, never focused
+        assert any("not focused" in b for b in doc["blind_spots"])
+
+
+def test_upgraded_database_keeps_old_rows_readable(tmp_path: Path) -> None:
+    """A database created in mid-2024 and upgraded twice: rows of each era keep the app
+    where their writer put it (frames.app_name dropped in August 2024, then added back
+    empty in February 2025); every era's rows earn their time."""
+    store = Store(tmp_path / "db.sqlite", MID_2024)
+    first = make_day(1, T0, minutes=40)
+    truth = write_day(store, first, "single")
+    store.upgrade(LATE_2024)
+    second = make_day(2, T0 + 3 * 3_600_000, minutes=40)
+    truth += write_day(store, second, "default")
+    store.upgrade(NEWEST)
+    third = make_day(3, T0 + 6 * 3_600_000, minutes=40)
+    truth += write_day(store, third, "two_monitors", 30_000)
+    store.write_input(third)
+    store.close()
+    doc = compile_path(store.path, DAY, "UTC")
+    assert doc["rejected_rows"] == []
+    assert_time(doc, truth)
+    assert_input(doc, third)
+
+
+def test_typing_estimated_from_bytes_when_text_is_not_stored(tmp_path: Path) -> None:
+    """Rows whose text was not kept count their text_length, UTF-8 bytes: an estimate
+    (non-ASCII letters count twice or more), and the document says so."""
+    day = make_day(5, T0)
+    store = Store(tmp_path / "db.sqlite", NEWEST)
+    write_day(store, day, "single", 30_000)
+    store.write_input(day, store_text=False)
+    store.close()
+    doc = compile_path(store.path, DAY, "UTC")
+    typed_bytes = sum(len(t.text.encode()) for t in day.typed)
+    keys = typed_bytes + len(day.shortcuts) + len(day.clipboard)
+    assert abs(doc_input(doc)["keys"] - keys) <= keys / 10
+    assert any("estimated from text_length" in b for b in doc["blind_spots"])
+    stored = Store(tmp_path / "kept.sqlite", NEWEST)
+    write_day(stored, day, "single", 30_000)
+    stored.write_input(day)
+    stored.close()
+    kept = compile_path(stored.path, DAY, "UTC")
+    assert not any("estimated" in b for b in kept["blind_spots"])
+
+
+def test_counts_follow_the_rows_screenpipe_writes(tmp_path: Path) -> None:
+    """One click = one click (its look-up row is not a second one); pastes are pastes,
+    copies and cuts copies; a typing burst counts its characters."""
+    store = Store(tmp_path / "db.sqlite", NEWEST)
+    t = T0 + 1000
+    store.capture_event(T0, "monitor_1", "Code", "a.py", None, "app_switch")
+    store.capture_event(T0 + 60_000, "monitor_1", "Code", "a.py", None, "idle")
+    store.event(t, "click", x=1, y=2, click_count=1, button=0, modifiers=0, app_name="Code")
+    store.event(
+        t + 30,
+        "click",
+        x=1,
+        y=2,
+        click_count=0,
+        button=0,
+        modifiers=0,
+        app_name="Code",
+        element_role="AXButton",
+        element_name="Run",
+    )
+    store.event(t + 100, "text", text_content="naïve 日本")
+    store.event(t + 200, "clipboard", modifiers=ord("c"))
+    store.event(t + 300, "clipboard", modifiers=ord("x"))
+    store.event(t + 400, "clipboard", modifiers=ord("v"), app_name="Code")
+    store.event(t + 500, "app_switch", text_content="Code", app_name="Code")
+    store.close()
+    src = ScreenpipeSource(store.path)
+    try:
+        win = day_window(DAY, "UTC")
+        cap = src.read(win.start_ms, win.end_ms)
+    finally:
+        src.close()
+    counts: dict[str, int] = defaultdict(int)
+    for e in cap.all_events():
+        counts[e.kind] += e.count
+    assert dict(counts) == {CLICK: 1, KEY: 8, COPY: 2, PASTE: 1}
+
+
+def test_blind_spots_name_what_a_version_lacks(tmp_path: Path) -> None:
+    day = make_day(7, T0, minutes=20)
+    store = Store(tmp_path / "db.sqlite", MID_2024)
+    write_day(store, day, "single")
+    store.close()
+    doc = compile_path(store.path, DAY, "UTC")
+    spots = " ".join(doc["blind_spots"])
+    assert "no window focus" in spots
+    assert "no ui_events table" in spots
+    assert "input is unmeasured" in spots
+
+
+def test_read_only_while_screenpipe_writes_in_wal_mode(tmp_path: Path) -> None:
+    """The file and its WAL are byte for byte the same after reading, while a writer
+    holds an open write transaction; the committed rows are read."""
+    day = make_day(9, T0, minutes=30)
+    store = Store(tmp_path / "db.sqlite", NEWEST)
+    truth = write_day(store, day, "single", 30_000)
+    store.write_input(day)
+    store.conn.execute("BEGIN IMMEDIATE")
+    store.capture_event(T0 + 5 * 3_600_000, "monitor_1", "Late", "x", None, "idle")
+    files = [store.path, store.path.with_name("db.sqlite-wal")]
+    before = sha(*files)
+    doc = compile_path(store.path, DAY, "UTC")
+    assert sha(*files) == before
+    assert "Late" not in ledger_by_app(doc)  # not committed: not seen
+    assert_time(doc, truth)
+    store.conn.rollback()
+    store.close()
+    before = sha(store.path)
+    compile_path(store.path, DAY, "UTC")
+    assert sha(store.path) == before
