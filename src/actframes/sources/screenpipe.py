@@ -102,7 +102,7 @@ class ScreenpipeSource:
         self._conn.close()
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
-        lo, hi = _date_bounds(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+        lo, hi = date_bounds(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         cap = Capture(
             kind=self.kind, has_input=bool(self._ecols), has_urls="browser_url" in self._fcols
         )
@@ -568,7 +568,7 @@ def _split(ts: object) -> tuple[object, object]:
     return (ts, None) if type(ts) is int else (None, ts)
 
 
-def _date_bounds(start_ms: int, end_ms: int) -> tuple[str, str]:
+def date_bounds(start_ms: int, end_ms: int) -> tuple[str, str]:
     """Date-prefix bounds that contain every timestamp text of the span in any offset."""
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     first = (epoch + timedelta(milliseconds=start_ms) - _PREFILTER_SLACK).date()

@@ -6,7 +6,9 @@ interruptions') and from its snapshot rows:
 - ``click`` (target role and name: recorded, or resolved by hit-testing),
 - ``type`` (a run of consecutive key events on one target: the key count; the text
   only when the operator opted in),
-- ``copy``, ``paste``, ``scroll``,
+- ``copy``, ``cut``, ``paste``,
+- ``scroll`` (a gesture: consecutive scroll ticks of one app, each within
+  SCROLL_GESTURE_MS of the one before; ``ticks`` counts them),
 - ``navigate`` (a row whose URL differs from the row before it in the frame),
 - ``focus`` (the frame's first row, an interruption's first row, the first row back
   after an interruption, and a window-title change that is not a navigation).
@@ -17,17 +19,19 @@ Every event of the frame's evidence is in exactly one step.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..compile.ranges import expand
 from ..model import Snapshot
-from .model import CLICK, KEY, TEXT, Action
+from .model import CLICK, KEY, SCROLL, TEXT, Action
 from .resolve import HIGH, RECORDED, Resolution
 
 Step = dict[str, Any]
 
 SNAPSHOT = "snapshot"  # method of row-derived steps
+SCROLL_GESTURE_MS = 1_000  # ticks closer than this belong to one scroll gesture
 
 
 def frame_event_ids(frame: Mapping[str, Any]) -> list[int]:
@@ -80,11 +84,26 @@ def action_steps(
     include_text: bool = False,
 ) -> list[Step]:
     """One step per action, except that consecutive key/text actions of one app and
-    target merge into one ``type`` step."""
+    target merge into one ``type`` step, and consecutive scroll ticks of one app into
+    one ``scroll`` gesture."""
     ordered = sorted(actions, key=lambda a: (a.ts_ms, a.event_id))
     out: list[Step] = []
+    last_tick = 0
     for a in ordered:
         target = _target(a.element_role, a.element_name)
+        if a.kind == SCROLL:
+            last = out[-1] if out else None
+            if (
+                last is not None
+                and last["op"] == "scroll"
+                and last["app"] == a.app
+                and a.ts_ms - last_tick <= SCROLL_GESTURE_MS
+            ):
+                last["ticks"] += a.count
+                last["events"].append(a.event_id)
+                last_tick = a.ts_ms
+                continue
+            last_tick = a.ts_ms
         if a.kind in (KEY, TEXT):
             keys = len(a.text) if a.kind == TEXT and a.text else a.count
             last = out[-1] if out else None
@@ -128,7 +147,9 @@ def action_steps(
                     step["method"], step["confidence"] = r.method, r.confidence
                 if a.x is not None and a.y is not None:
                     step["x"], step["y"] = a.x, a.y
-            if include_text and a.text and a.kind in ("copy", "paste"):
+            if a.kind == SCROLL:
+                step["ticks"] = a.count
+            if include_text and a.text and a.kind in ("copy", "cut", "paste"):
                 step["text"] = a.text
         if target is not None:
             step["target"] = target
@@ -148,11 +169,27 @@ def frame_steps(
     """The frame's steps in order (times still in ms: ``render`` formats them)."""
     ev_ids = set(frame_event_ids(frame))
     row_ids = set(frame_row_ids(frame))
-    mine = [a for a in actions if a.event_id in ev_ids]
     rows = [s for s in snapshots if s.row_id in row_ids]
+    mine = _with_apps([a for a in actions if a.event_id in ev_ids], rows)
     steps = action_steps(mine, resolutions, include_text) + row_steps(rows)
     steps.sort(key=lambda s: (s["t_ms"], s["id"], s["op"]))
     return steps
+
+
+def _with_apps(actions: list[Action], rows: Sequence[Snapshot]) -> list[Action]:
+    """Actions recorded without an app (screenpipe's typing and copy rows) take the app
+    of the frame's row in focus at their time, as the compiler attributed them."""
+    if all(a.app is not None for a in actions) or not rows:
+        return actions
+    ordered = sorted(rows, key=lambda r: (r.ts_ms, r.row_id))
+    times = [r.ts_ms for r in ordered]
+    out = []
+    for a in actions:
+        if a.app is None:
+            i = max(bisect_right(times, a.ts_ms) - 1, 0)
+            a = a._replace(app=ordered[i].app)
+        out.append(a)
+    return out
 
 
 _KEYS = (
@@ -161,6 +198,7 @@ _KEYS = (
     "app",
     "target",
     "keys",
+    "ticks",
     "text",
     "url",
     "x",
@@ -188,6 +226,8 @@ def to_markdown(frame_id: str, rendered: Sequence[Mapping[str, Any]]) -> str:
             what += f" {s['target']['role']} “{s['target']['name']}”"
         if "keys" in s:
             what += f" ({s['keys']} keys)"
+        if "ticks" in s:
+            what += f" ({s['ticks']} ticks)"
         if "text" in s:
             what += f": {s['text']!r}"
         if "url" in s and s["op"] == "navigate":

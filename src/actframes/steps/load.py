@@ -99,13 +99,13 @@ def actions(
         acts = [a for a in actions_of(rows, include_text) if start_ms <= a.ts_ms < end_ms]
         return acts, [], {}
     if fam == "native":
-        from . import read_native
+        from ..sources import native_actions
 
-        return read_native.read(path, start_ms, end_ms, include_text)
+        return native_actions.read(path, start_ms, end_ms, include_text)
     if fam == "screenpipe":
-        from . import read_screenpipe
+        from ..sources import screenpipe_actions
 
-        return read_screenpipe.read(path, start_ms, end_ms, include_text)
+        return screenpipe_actions.read(path, start_ms, end_ms, include_text)
     if fam == "activitywatch":
         # Counts only: no targets, no points, no text.
         evs = [e for e in cap.all_events() if start_ms <= e.ts_ms < end_ms]

@@ -14,10 +14,11 @@ CLICK = "click"
 KEY = "key"
 TEXT = "text"
 COPY = "copy"
+CUT = "cut"  # counted as a copy (it fills the clipboard); a step of its own
 PASTE = "paste"
 SCROLL = "scroll"
 NAVIGATE = "navigate"
-ACTION_KINDS: tuple[str, ...] = (CLICK, KEY, TEXT, COPY, PASTE, SCROLL, NAVIGATE)
+ACTION_KINDS: tuple[str, ...] = (CLICK, KEY, TEXT, COPY, CUT, PASTE, SCROLL, NAVIGATE)
 
 
 class Action(NamedTuple):

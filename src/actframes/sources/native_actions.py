@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ..errors import SourceError
 from ..model import INPUT_KINDS
-from ..sources.base import connect_ro, fetch, table_columns, tables
+from ..steps.model import Action, Element, ScreenSize
 from ..text import clean_name
-from .model import Action, Element, ScreenSize
+from .base import connect_ro, fetch, table_columns, tables
 
 TREE_MARGIN_MS = 5_000
 
