@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from .errors import ActframesError, UsageError
+from .errors import ActframesError, SourceError, UsageError
 from .sources import SOURCE_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -281,7 +281,15 @@ def run_day(
     """The ``day`` command's work, once its arguments are parsed."""
     _one_shot()
     doc = compile_day_cli(date, db, tz, source, min_minutes, no_cache)
+    from .emit.usable import unusable, usability_line
+
+    line = usability_line(doc)
+    if line is not None and not unusable(doc):
+        sys.stderr.write(f"actframes: warning: {line}\n")
     _out(_render(doc, fmt, _budget(budget)))
+    if line is not None and unusable(doc):
+        # The document says why; the exit status says the day could not be read.
+        raise SourceError(f"{db if db is not None else 'the store'}: {line}")
 
 
 def compile_day_cli(

@@ -28,6 +28,7 @@ from .screenpipe_versions import (
     Day,
     Store,
     make_day,
+    stamp,
     write_day,
 )
 
@@ -251,3 +252,59 @@ def test_read_only_while_screenpipe_writes_in_wal_mode(tmp_path: Path) -> None:
     before = sha(store.path)
     compile_path(store.path, DAY, "UTC")
     assert sha(store.path) == before
+
+
+def test_a_day_of_unusable_rows_is_loud(tmp_path: Path) -> None:
+    """Rows whose app cannot be found anywhere are rejected; the context block and the
+    Markdown say why, ``day`` says so on stderr, and exits 1 when nothing was usable."""
+    import subprocess
+    import sys
+
+    from actframes.api import to_context, to_markdown
+
+    store = Store(tmp_path / "db.sqlite", FEB_2025)
+    for k in range(20):  # captures whose windows were all filtered out: no ocr_text row
+        store._insert(
+            "frames",
+            {
+                "video_chunk_id": 1,
+                "offset_index": k,
+                "timestamp": stamp(T0 + k * 2000),
+                "device_name": "m",
+            },
+        )
+    store.close()
+    doc = compile_path(store.path, DAY, "UTC")
+    assert doc["coverage"]["rows"] == 0
+    ctx, md = to_context(doc), to_markdown(doc)
+    for text in (ctx, md):
+        assert "no usable rows, 20 rejected (frames: empty app name (20))" in text
+    run = [
+        sys.executable,
+        "-m",
+        "actframes.cli",
+        "day",
+        DAY,
+        "--db",
+        str(store.path),
+        "--tz",
+        "UTC",
+        "--no-cache",
+    ]
+    r = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "no usable rows" in r.stderr
+    assert "Traceback" not in r.stderr
+    # some usable rows beside rejected ones: a warning, exit 0
+    store = Store(tmp_path / "mixed.sqlite", FEB_2025)
+    write_day(store, make_day(4, T0, minutes=20), "single")
+    store._insert(
+        "frames",
+        {"video_chunk_id": 1, "offset_index": 0, "timestamp": stamp(T0 + 1), "device_name": "m"},
+    )
+    store.close()
+    run[run.index("--db") + 1] = str(store.path)
+    r = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert r.returncode == 0
+    assert r.stderr.startswith("actframes: warning: ") and r.stderr.count("\n") == 1
+    assert "1 rejected (frames: empty app name (1))" in r.stderr

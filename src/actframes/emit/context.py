@@ -15,6 +15,7 @@ from typing import Any
 
 from .durations import fmt_dur
 from .tokens import ENCODING, fits
+from .usable import usability_line
 
 DEFAULT_BUDGET = 1500
 SEP = " · "
@@ -149,6 +150,9 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
         f"coverage {span} · active {fmt_dur(cov['active_s'])} · {cov['rows']} rows"
         f" · {cov['input_events']} input events · unattributed {un['events']}"
     )
+    warn = usability_line(doc)
+    if warn is not None:
+        lines.append(f"warning {warn}")
     for g in cov["gaps"]:
         lines.append(f"gap {clock.t(g['start'])}–{clock.t(g['end'])} {fmt_dur(g['s'])}")
     for a in cov["away"]:
@@ -285,6 +289,9 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
         return section
     if line.startswith("coverage "):
         out["coverage"] = _parse_coverage(line)
+        return section
+    if line.startswith("warning "):
+        out["warning"] = line[len("warning ") :]
         return section
     for kind in ("gap", "away"):
         if line.startswith(kind + " "):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .durations import fmt_dur
+from .usable import usability_line
 
 
 def to_markdown(doc: dict[str, Any]) -> str:
@@ -21,6 +22,9 @@ def to_markdown(doc: dict[str, Any]) -> str:
         f"**Coverage:** {first}–{last} · active {fmt_dur(cov['active_s'])} ({cov['active_s']} s)"
         f" · {cov['rows']} rows · {cov['input_events']} input events ({un} unattributed)"
     )
+    warn = usability_line(doc)
+    if warn is not None:
+        out.append(f"**Warning:** {_cell(warn)}")
     for label, key in (("Gap", "gaps"), ("Away", "away")):
         for g in cov[key]:
             out.append(f"- {label} {_hms(g['start'])}–{_hms(g['end'])} ({fmt_dur(g['s'])})")
