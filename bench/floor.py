@@ -21,7 +21,8 @@ from zoneinfo import ZoneInfo
 # The counted input kinds, as the screenpipe reader counts them (written out, not imported
 # from actframes: importing the package would be more than the floor).
 COUNTED = (
-    "key", "keydown", "key_press", "click", "mouse_click", "scroll", "clipboard", "copy", "paste",
+    "key", "keydown", "key_press", "text", "click", "mouse_click", "scroll", "clipboard", "copy",
+    "paste",
 )  # fmt: skip
 
 
@@ -32,14 +33,16 @@ def main(db: str, day: str, zone: str) -> None:
     hi = (start + timedelta(days=2)).date().isoformat()
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     frames = conn.execute(
-        "SELECT id, timestamp, app_name, window_name, browser_url, device_name FROM frames"
+        "SELECT id, timestamp, app_name, window_name, browser_url, focused FROM frames"
         " WHERE timestamp >= ? AND timestamp < ?",
         (lo, hi),
     ).fetchall()
     marks = ",".join("?" * len(COUNTED))
     events = conn.execute(
         "SELECT id, timestamp, event_type, app_name FROM ui_events"
-        f" WHERE timestamp >= ? AND timestamp < ? AND event_type IN ({marks})",
+        f" WHERE timestamp >= ? AND timestamp < ? AND event_type IN ({marks})"
+        # a click's accessibility look-up row is not a click
+        " AND NOT (event_type = 'click' AND click_count IS 0)",
         (lo, hi, *COUNTED),
     ).fetchall()
     sys.stdout.write(json.dumps({"frames": len(frames), "events": len(events)}) + "\n")

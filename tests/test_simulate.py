@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from actframes.model import INPUT_KINDS, Span
+from actframes.model import CLICK, INPUT_KINDS, Span
 from actframes.simulate import (
     TS_STYLES,
     SimDay,
@@ -26,6 +26,7 @@ from actframes.simulate import (
     write_native,
     write_screenpipe,
 )
+from actframes.simulate.writers import LOOKUP_ID_BASE
 from actframes.timeparse import parse_iso_ms
 from actframes.window import day_window
 
@@ -197,21 +198,33 @@ def test_native_store_reopens(tmp_path: Path, sim2: SimDay) -> None:
 
 
 def test_screenpipe_db_reopens(tmp_path: Path, sim: SimDay) -> None:
+    """Written as screenpipe writes: typing as text rows (no app) and shortcut key rows,
+    each click then its look-up row, clipboard operations by modifiers, no paste type."""
     db = write_screenpipe(tmp_path / "sp.db", sim)
     assert _count(db, "frames") == len(sim.snapshots)
-    assert _count(db, "ui_events") == len(sim.events)
+    clicks = sum(1 for e in sim.events if e.kind == CLICK)
+    assert _count(db, "ui_events") == len(sim.events) + clicks
     assert _count(db, "elements") > 0
     with closing(sqlite3.connect(db)) as conn:
         kinds = dict(conn.execute("SELECT event_type, count(*) FROM ui_events GROUP BY 1"))
-        clip = conn.execute(
-            "SELECT count(*) FROM ui_events"
-            " WHERE event_type='clipboard' AND text_content IS NOT NULL"
-        ).fetchone()[0]
+        lookups = conn.execute("SELECT count(*) FROM ui_events WHERE click_count = 0").fetchone()
+        ops = dict(
+            conn.execute(
+                "SELECT modifiers, count(app_name) FROM ui_events"
+                " WHERE event_type = 'clipboard' GROUP BY 1"
+            )
+        )
+        text_apps = conn.execute(
+            "SELECT count(app_name), sum(text_length = length(text_content))"
+            " FROM ui_events WHERE event_type = 'text'"
+        ).fetchone()
         indexes = {
             r[0] for r in conn.execute("SELECT tbl_name FROM sqlite_master WHERE type='index'")
         }
-    assert set(kinds) == {"key", "click", "scroll", "clipboard", "paste"}
-    assert clip == 0
+    assert set(kinds) == {"text", "key", "click", "scroll", "clipboard"}
+    assert lookups == (clicks,)
+    assert set(ops) == {ord("c"), ord("v")} and ops[ord("c")] == 0 and ops[ord("v")] > 0
+    assert text_apps == (0, kinds["text"])
     assert {"frames", "ui_events"} <= indexes
 
 
@@ -221,7 +234,9 @@ def test_screenpipe_timestamps_parse_back(tmp_path: Path, sim: SimDay, style: st
     db = write_screenpipe(tmp_path / f"{style}.db", small, ts_style=style)
     with closing(sqlite3.connect(db)) as conn:
         frames = conn.execute("SELECT id, timestamp FROM frames ORDER BY id").fetchall()
-        events = conn.execute("SELECT id, timestamp FROM ui_events ORDER BY id").fetchall()
+        events = conn.execute(
+            "SELECT id, timestamp FROM ui_events WHERE id < ? ORDER BY id", (LOOKUP_ID_BASE,)
+        ).fetchall()
     assert [parse_iso_ms(t) for _, t in frames] == [s.ts_ms for s in small.snapshots]
     assert [parse_iso_ms(t) for _, t in events] == [e.ts_ms for e in small.events]
 

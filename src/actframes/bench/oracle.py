@@ -191,33 +191,44 @@ def _load_native(p: Path, conn: sqlite3.Connection, names: set[str]) -> Store:
 
 
 def _load_screenpipe(p: Path, conn: sqlite3.Connection, names: set[str]) -> Store:
+    """screenpipe as SPEC.md reads it: only focused rows (``focused`` 0 is a window on
+    screen, not attention), all monitors one stream; typing from ``text`` rows (their
+    characters, else ``text_length``) and shortcut ``key`` rows. (The app is read from
+    ``frames`` only: the stores the benchmarks build keep it there.)"""
     cols = {r[1] for r in conn.execute("PRAGMA table_info(frames)")}
-    pick = ", ".join(
-        c if c in cols else "NULL" for c in ("window_name", "browser_url", "device_name")
-    )
+    pick = ", ".join(c if c in cols else "NULL" for c in ("window_name", "browser_url", "focused"))
     rows = []
-    for rid, stamp, app, title, url, device in conn.execute(
+    for rid, stamp, app, title, url, focused in conn.execute(
         f"SELECT id, timestamp, app_name, {pick} FROM frames"
     ):
         ts = parse_instant(stamp)
-        if isinstance(rid, int) and ts is not None and _clean(app):
-            rows.append(ORow(rid, ts, _clean(app), _clean(title), _url(url), device or ""))
+        if focused in (0, "0", "false") or not isinstance(rid, int) or ts is None:
+            continue
+        if _clean(app):
+            rows.append(ORow(rid, ts, _clean(app), _clean(title), _url(url), ""))
     keys: list[OKey] = []
     has_input = False
     if "ui_events" in names:
         ecols = {r[1] for r in conn.execute("PRAGMA table_info(ui_events)")}
         if {"timestamp", "event_type"} <= ecols:
             has_input = True
-            app_col = "app_name" if "app_name" in ecols else "NULL"
-            dev_col = "device_name" if "device_name" in ecols else "NULL"
-            for stamp, kind, app, device in conn.execute(
-                f"SELECT timestamp, event_type, {app_col}, {dev_col} FROM ui_events"
+            got = ", ".join(
+                c if c in ecols else "NULL" for c in ("app_name", "text_content", "text_length")
+            )
+            for stamp, kind, app, text, nbytes in conn.execute(
+                f"SELECT timestamp, event_type, {got} FROM ui_events"
             ):
-                if not isinstance(kind, str) or kind.lower() not in _KEY_TYPES:
+                kind = kind.lower() if isinstance(kind, str) else ""
+                if kind == "text":
+                    n = len(text) if isinstance(text, str) and text else nbytes
+                elif kind in _KEY_TYPES:
+                    n = 1
+                else:
                     continue
                 ts = parse_instant(stamp)
                 if ts is not None:
-                    keys.append(OKey(ts, _clean(app) or None, device or None, 1))
+                    size = n if isinstance(n, int) and n > 0 else 1
+                    keys.append(OKey(ts, _clean(app) or None, None, size))
     return Store(p, "screenpipe", rows, keys, [], has_input, False, "browser_url" in cols)
 
 

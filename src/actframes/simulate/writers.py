@@ -1,7 +1,8 @@
 """Write simulated days into real files, shaped as the stores the sources read:
 
 - ``write_native``: the native store, through ``actframes.capture.store``;
-- ``write_screenpipe``: a screenpipe-style SQLite database (frames, ui_events, elements);
+- ``write_screenpipe``: a SQLite database in screenpipe's shape (frames, ui_events,
+  elements) as its per-window capture and input recorder write it (SPEC.md §1.2a);
 - ``write_aw_export``: an ActivityWatch bucket export (JSON).
 
 Every writer refuses to overwrite an existing file: callers decide what to delete.
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..capture.store import open_store, write_afk, write_events, write_snapshots
-from ..model import CLICK, COPY, KEY, PASTE, SCROLL, InputEvent, Snapshot
+from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Snapshot
 from ..window import zone
 from .generator import CHROME, CHROME_TITLE_SUFFIX, SimDay
 
@@ -99,22 +100,29 @@ CREATE TABLE elements (
 CREATE INDEX idx_elements_frame_id ON elements (frame_id);
 """
 
-EVENT_TYPES: dict[str, str] = {
-    KEY: "key",
-    CLICK: "click",
-    SCROLL: "scroll",
-    COPY: "clipboard",
-    PASTE: "paste",
-}
 # Frames per video chunk, as a recorder rolls its video file over.
 FRAMES_PER_CHUNK = 60
 # One frame in this many gets an accessibility tree (a few elements).
 ELEMENTS_EVERY = 20
-_MOD_CMD = 8  # the platform "command/control" modifier bit for copy and paste
+# One key event in this many is a shortcut (a ``key`` row); the rest are typing bursts.
+SHORTCUT_EVERY = 16
+_MOD_CMD = 8  # the packed "command" modifier bit of a shortcut's key row
+# Look-up rows (a click's element, written after it) take ids from here up, clear of the
+# simulated events' own ids.
+LOOKUP_ID_BASE = 1 << 40
 
 
 def write_screenpipe(path: str | Path, days: Days, *, ts_style: str = "iso_z_micro") -> Path:
-    """A screenpipe-style database; timestamps are UTC text in ``ts_style`` (TS_STYLES)."""
+    """A database in screenpipe's shape; timestamps are UTC text in ``ts_style`` (TS_STYLES;
+    the default is the shape screenpipe stores).
+
+    As screenpipe writes it: one ``frames`` row per capture of each monitor, ``focused``
+    only on the screen with focus (the day's first device; another monitor's topmost
+    window is on screen, not focused); ``ui_events`` with typing as ``text`` rows without
+    app (the burst's characters; its text a placeholder of that length), one key in
+    SHORTCUT_EVERY a ``key`` row, each click followed by its look-up row
+    (``click_count`` 0), copies as ``clipboard`` rows without app and pastes with it, the
+    operation in ``modifiers``."""
     format_ts(0, ts_style)  # reject an unknown style before creating the file
     p = _new_file(path)
     conn = sqlite3.connect(p)
@@ -167,57 +175,59 @@ def _frame_row(s: Snapshot, day: SimDay, style: str, chunks: _Chunks) -> tuple[o
     chunk, offset = chunks.place(s.device)
     name = f"data/{s.device or 'monitor'}_{chunk:06d}.mp4"
     ts = format_ts(s.ts_ms, style, day.tz)
-    return (s.row_id, chunk, offset, ts, name, s.url, s.app, s.title, 1, s.device)
+    focused = 1 if s.device == day.devices[0] else 0
+    url = s.url if focused else None  # screenpipe asks the browser only when focused
+    return (s.row_id, chunk, offset, ts, name, url, s.app, s.title, focused, s.device)
 
 
 def _event_rows(day: SimDay, style: str) -> Iterator[tuple[object, ...]]:
-    """ui_events rows; each event is tied to the frame shown on its device at that time."""
+    """ui_events rows (26 columns, in the table's order); each event is tied to the frame
+    shown on its device at that time."""
     frames = _FrameIndex(day.snapshots)
     session = f"sim-{day.day}"
     t0 = day.events[0].ts_ms if day.events else 0
+    lookup_id = LOOKUP_ID_BASE
     for e in day.events:
         frame = frames.at(e.device or "", e.ts_ms)
-        yield (
-            e.event_id,
-            format_ts(e.ts_ms, style, day.tz),
-            session,
-            e.ts_ms - t0,
-            EVENT_TYPES[e.kind],
-            *_pointer(e),
-            *_keyboard(e),
-            e.app,
-            _pid(e.app),
-            frame.title if frame else None,
-            frame.url if frame else None,
-            "AXButton" if e.kind == CLICK else None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            frame.row_id if frame else None,
-        )
-
-
-def _pointer(e: InputEvent) -> tuple[int | None, ...]:
-    """x, y, delta_x, delta_y, button, click_count — spread over a 1920×1080 screen."""
-    x, y = (e.event_id * 7919) % 1920, (e.event_id * 104729) % 1080
-    if e.kind == CLICK:
-        return (x, y, None, None, 0, 1)
-    if e.kind == SCROLL:
-        return (x, y, 0, -3 if e.event_id % 5 else 3, None, None)
-    return (None, None, None, None, None, None)
-
-
-def _keyboard(e: InputEvent) -> tuple[int | None, ...]:
-    """key_code, modifiers, text_content, text_length. Typed text is never stored here."""
-    if e.kind == KEY:
-        return ((e.event_id * 31) % 50, 0, None, None)
-    if e.kind == COPY:
-        return (8, _MOD_CMD, None, None)  # text_content NULL: the clipboard is not read
-    if e.kind == PASTE:
-        return (9, _MOD_CMD, None, 10 + e.event_id % 90)
-    return (None, None, None, None)
+        title = frame.title if frame else None
+        url = frame.url if frame and frame.device == day.devices[0] else None
+        ts = format_ts(e.ts_ms, style, day.tz)
+        rel = e.ts_ms - t0
+        fid = frame.row_id if frame else None
+        x, y = (e.event_id * 7919) % 1920, (e.event_id * 104729) % 1080
+        blank: list[object] = [None] * 26
+        row = blank[:]
+        row[0:5] = [e.event_id, ts, session, rel, None]
+        row[15:19] = [e.app, _pid(e.app), title, url]
+        row[25] = fid
+        if e.kind == KEY and e.event_id % SHORTCUT_EVERY:
+            n = max(e.count, 1)  # a typing burst: no app, written after the pause
+            row[4], row[13], row[14] = "text", "x" * n, n
+            row[15:19] = [None, None, None, None]
+        elif e.kind == KEY:
+            row[4], row[11], row[12] = "key", (e.event_id * 31) % 50, _MOD_CMD
+        elif e.kind == CLICK:
+            row[4], row[5:12] = "click", [x, y, None, None, 0, 1, None]
+            row[12] = 0
+            yield tuple(row)
+            look = blank[:]  # the element under the pointer, looked up a moment later
+            look[0:4] = [lookup_id, format_ts(e.ts_ms + 30, style, day.tz), session, rel + 30]
+            look[4] = "click"
+            look[5:13] = [x, y, None, None, 0, 0, None, 0]
+            look[15:21] = [e.app, _pid(e.app), title, url, "AXButton", "OK"]
+            lookup_id += 1
+            yield tuple(look)
+            continue
+        elif e.kind == SCROLL:
+            row[4], row[5:9] = "scroll", [x, y, 0, -3 if e.event_id % 5 else 3]
+        elif e.kind == COPY:  # from another thread, without app
+            row[4], row[12] = "clipboard", ord("c")
+            row[15:19] = [None, None, None, None]
+        elif e.kind == PASTE:
+            row[4], row[12] = "clipboard", ord("v")
+        else:
+            continue
+        yield tuple(row)
 
 
 def _pid(app: str | None) -> int | None:
