@@ -13,6 +13,7 @@ each part ending in U+001E:
         times and the counts of the column joined by ","
     away spans, merged and sorted: "start-end" joined by ","
     rejected rows, sorted: "table U+001F row U+001F reason U+001F time" joined by U+001D
+    the reader's notes, only when it made any: distinct, sorted, joined by U+001D
 
 Whole fields are joined at once (C speed): a day can hold tens of thousands of rows.
 """
@@ -75,6 +76,8 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
         (r.table, r.row, r.reason, "" if r.ts_ms is None else str(r.ts_ms)) for r in cap.rejected
     )
     part(_GS.join(_US.join(r) for r in rejected))
+    if cap.notes:  # what the reader disclosed shows in the document (blind spots)
+        part(_GS.join(sorted(set(cap.notes))))
     return h.hexdigest()
 
 
