@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from actframes.api import compile_path
 from actframes.model import CLICK, COPY, KEY, PASTE
@@ -20,6 +22,7 @@ from actframes.window import day_window
 
 from ..builders import ms
 from .screenpipe_versions import (
+    APPS,
     FEB_2025,
     FEB_2026,
     LATE_2024,
@@ -94,6 +97,19 @@ def assert_input(doc: dict[str, Any], day: Day) -> None:
     got, want = doc_input(doc), made_input(day)
     for k, n in want.items():
         assert abs(got[k] - n) <= n / 10, (k, got[k], n)
+    # Typing rows carry no app: attributed by time, they land on the app typed in.
+    typed: dict[str, int] = defaultdict(int)
+    for t in day.typed:
+        typed[day.app_at(t.ts_ms) or ""] += len(t.text)
+    for _, app in day.shortcuts:
+        typed[app] += 1
+    for _, _, app in day.clipboard:
+        typed[app] += 1
+    keys: dict[str, int] = defaultdict(int)
+    for e in doc["ledger"]:
+        keys[e["app"]] += e["keys"]
+    for app, n in typed.items():
+        assert abs(keys[app] - n) <= max(2, n / 10), (app, keys[app], n)
 
 
 def sha(*paths: Path) -> str:
@@ -308,3 +324,73 @@ def test_a_day_of_unusable_rows_is_loud(tmp_path: Path) -> None:
     assert r.returncode == 0
     assert r.stderr.startswith("actframes: warning: ") and r.stderr.count("\n") == 1
     assert "1 rejected (frames: empty app name (1))" in r.stderr
+
+
+# One capture: (seconds from T0, the apps of its windows, the focused app's index or
+# None): focus is system-wide, so every window of the focused app is marked focused.
+_CAPTURE = st.tuples(
+    st.integers(0, 3_000),
+    st.lists(st.integers(0, 4), min_size=1, max_size=3),
+    st.one_of(st.none(), st.integers(0, 2)),
+)
+
+
+def _windows(capture: Any) -> list[tuple[str, str, bool]]:
+    _, apps, focus = capture
+    chosen = apps[focus] if focus is not None and focus < len(apps) else None
+    return [(APPS[a][0], f"{APPS[a][1]} {k}", a == chosen) for k, a in enumerate(apps)]
+
+
+def _write_captures(path: Path, version: str, captures: list[Any], order: list[int]) -> Path:
+    """The captures written in ``order`` (row ids follow it): per-window ocr_text rows
+    (late 2024) or per-window frames rows (February 2026)."""
+    store = Store(path, version, wal=False)
+    for k in order:
+        ts, named = T0 + captures[k][0] * 1000, _windows(captures[k])
+        if version == LATE_2024:
+            store.capture_ocr_windows(ts, named)
+        else:
+            store.capture_windows(ts, "m", [(a, t, None, f) for a, t, f in named])
+    store.close()
+    return store.path
+
+
+def _focused_truth(captures: list[Any]) -> list[tuple[int, str]]:
+    out = []
+    for c in captures:
+        focused = sorted(a for a, _, f in _windows(c) if f)
+        if focused:
+            out.append((T0 + c[0] * 1000, focused[0]))
+    return out
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    captures=st.lists(_CAPTURE, min_size=1, max_size=12, unique_by=lambda c: c[0]),
+    version=st.sampled_from([LATE_2024, FEB_2026]),
+    seed=st.randoms(use_true_random=False),
+)
+def test_focus_rule_holds_in_any_row_order(
+    tmp_path: Path, captures: list[Any], version: str, seed: Any
+) -> None:
+    """Whatever the windows, their focus flags and the order rows were written in: only
+    focused windows earn time, the same per app as the rule computed here (one focused
+    window per instant: the least app name when several claim focus), and the document is
+    the same for every order but its row ids."""
+    order = list(range(len(captures)))
+    docs = []
+    for n in range(2):
+        if n:
+            seed.shuffle(order)
+        path = _write_captures(tmp_path / f"{n}.db", version, captures, order)
+        docs.append(compile_path(path, DAY, "UTC"))
+    truth = _focused_truth(captures)
+    for doc in docs:
+        want = expected_active_s(truth)
+        got = ledger_by_app(doc)
+        assert got == {a: round(s) for a, s in want.items() if round(s)}
+        windows = sum(f for c in captures for _, _, f in _windows(c))
+        assert doc["coverage"]["rows"] == (len(truth) if version == LATE_2024 else windows)
+    assert [e for e in docs[0]["ledger"]] == [e for e in docs[1]["ledger"]]
