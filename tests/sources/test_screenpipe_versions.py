@@ -394,3 +394,37 @@ def test_focus_rule_holds_in_any_row_order(
         windows = sum(f for c in captures for _, _, f in _windows(c))
         assert doc["coverage"]["rows"] == (len(truth) if version == LATE_2024 else windows)
     assert [e for e in docs[0]["ledger"]] == [e for e in docs[1]["ledger"]]
+
+
+def test_grouped_and_row_by_row_reads_agree_on_every_era(tmp_path: Path) -> None:
+    """Frames are read grouped by what they show unless a row needs a look of its own
+    (then row by row): both give the same snapshots, focus and app look-ups included."""
+    import shutil
+    import sqlite3
+
+    store = Store(tmp_path / "clean.db", MID_2024, wal=False)
+    truth = write_day(store, make_day(11, T0, minutes=30), "single")
+    store.upgrade(LATE_2024)
+    truth += write_day(store, make_day(12, T0 + 3_600_000, minutes=30), "default")
+    store.upgrade(FEB_2026)
+    truth += write_day(store, make_day(13, T0 + 7_200_000, minutes=30), "unfocused")
+    store.close()
+    odd = shutil.copy(store.path, tmp_path / "odd.db")
+    with sqlite3.connect(odd) as conn:
+        conn.execute(
+            "INSERT INTO frames (video_chunk_id, offset_index, timestamp, app_name)"
+            " VALUES (1, 0, '2026-03-10T25:00:00+00:00', 'Code')"
+        )
+    win = day_window(DAY, "UTC")
+    caps = []
+    for path in (store.path, Path(odd)):
+        src = ScreenpipeSource(path)
+        try:
+            caps.append(src.read(win.start_ms, win.end_ms))
+        finally:
+            src.close()
+    grouped, rowwise = caps
+    assert grouped.snapshots == rowwise.snapshots
+    assert sorted(set(grouped.notes)) == sorted(set(rowwise.notes))
+    assert [r.reason for r in rowwise.rejected] == ["no such time"]
+    assert len(grouped.snapshots) == len(truth)
