@@ -477,6 +477,25 @@ class Store:
         )
         return fid
 
+    # --- audio (never read for time or input)
+
+    def transcribe(self, ts: int, text: str, device: str = "MacBook Pro Microphone (input)") -> int:
+        """An audio chunk and its transcription, as the audio pipeline writes them."""
+        chunk = self._insert(
+            "audio_chunks", {"file_path": f"/Users/me/.screenpipe/data/{device}_{ts}.mp4"}
+        )
+        return self._insert(
+            "audio_transcriptions",
+            {
+                "audio_chunk_id": chunk,
+                "offset_index": 0,
+                "timestamp": stamp(ts),
+                "transcription": text,
+                "text_length": len(text.encode()),
+                "device": device,
+            },
+        )
+
     # --- ui_events (written since February 2026)
 
     def event(self, ts: int, etype: str, **cols: object) -> int:
@@ -649,6 +668,8 @@ def write_day(
             for k, dev in enumerate(devices):
                 store.capture_event(ts + 11 * k, dev, e.app, e.title, e.url, trigger)
                 truth.append((ts + 11 * k, e.app))
+        if ts % 60_000 < step_ms:  # a transcription about every minute
+            store.transcribe(ts + 500, "on en parle demain, ok")
     store.conn.commit()
     return truth
 
