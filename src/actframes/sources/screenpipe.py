@@ -1,8 +1,11 @@
-"""Reader for screenpipe-style SQLite stores (tables ``frames``, ``ui_events``, ``elements``).
+"""Reader for screenpipe databases (``frames``, ``ocr_text``, ``ui_events``), every schema
+since mid-2024, and the reference recorder's databases, which share the shape.
 
-Columns are discovered with ``PRAGMA table_info`` so older and newer screenpipe databases
-and the reference recorder's databases all read; only ``frames(id, timestamp, app_name)``
-is required.
+Columns are discovered with ``PRAGMA table_info``; ``frames(id, timestamp)`` and an
+``app_name`` in ``frames`` or ``ocr_text`` are required. The app is taken per row from
+``frames``, else from the frame's ``ocr_text`` rows; only focused rows earn time, and the
+rows of every monitor form one stream (SPEC.md §1.2 and §1.2a give the facts, with the
+upstream files they come from).
 
 Timestamps are ISO-8601 text in any shape and are parsed to instants, never compared as
 strings. SQL narrows the read to a few days around the window by date prefix (a superset:
