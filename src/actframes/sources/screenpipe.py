@@ -577,3 +577,6 @@ def date_bounds(start_ms: int, end_ms: int) -> tuple[str, str]:
     first = (epoch + timedelta(milliseconds=start_ms) - _PREFILTER_SLACK).date()
     last = (epoch + timedelta(milliseconds=end_ms) + _PREFILTER_SLACK).date()
     return first.isoformat(), last.isoformat()
+
+
+_date_bounds = date_bounds  # the name it had before the step reader used it too
