@@ -308,10 +308,9 @@ def _describe(db: Path) -> dict[str, Any]:
     return {"rows": int(frames), "input_events": int(events), "db": str(db.relative_to(ROOT))}
 
 
-def _vs_ref(ctx: Context, rows: int, tool: Tool) -> dict[str, Any]:
-    """``tool`` beside the reference on the day of about ``rows`` frames: the median of
-    the per-pair ratios ref/tool is the "speedup"."""
-    db = dataset(rows)
+def _vs_ref(ctx: Context, db: Path, tool: Tool) -> dict[str, Any]:
+    """``tool`` beside the reference on the day in ``db``: the median of the per-pair
+    ratios ref/tool is the "speedup"."""
     series = side_by_side(tool, ctx.ref, db, ctx.runs)
     result = _describe(db)
     result["ours"] = series[0].summary()
@@ -322,8 +321,8 @@ def _vs_ref(ctx: Context, rows: int, tool: Tool) -> dict[str, Any]:
     return result
 
 
-def _day_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
-    result = _vs_ref(ctx, rows, ctx.ours)
+def _day_vs_ref(ctx: Context, db: Path) -> dict[str, Any]:
+    result = _vs_ref(ctx, db, ctx.ours)
     if "speedup" in result:
         result["target"] = f"speed-up >= {SPEEDUP_TARGET:g}x"
         result["met"] = result["speedup"] >= SPEEDUP_TARGET
@@ -332,12 +331,39 @@ def _day_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
 
 @benchmark("day-2.6k", "one ordinary day (~2.6k frames): `day --format json`, ours vs reference")
 def bench_day_small(ctx: Context) -> dict[str, Any]:
-    return _day_vs_ref(ctx, 2_600)
+    return _day_vs_ref(ctx, dataset(2_600))
 
 
 @benchmark("day-26k", "one dense day (~26k frames): `day --format json`, ours vs reference")
 def bench_day_dense(ctx: Context) -> dict[str, Any]:
-    return _day_vs_ref(ctx, 26_000)
+    return _day_vs_ref(ctx, dataset(26_000))
+
+
+def stale_dataset() -> Path:
+    """The 26k-row day on three screens whose input often disagrees with focus
+    (bench/stale_day.py), cached like ``dataset``."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import stale_day
+
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(Path(stale_day.__file__).read_bytes()).hexdigest()[:8]
+    stem = f"sp-{DAY}-stale-s{SEED}"
+    path = DATA_DIR / f"{stem}-{_generator_digest()}-{digest}.db"
+    if path.exists():
+        return path
+    for old in DATA_DIR.glob(f"{stem}-*.db"):
+        old.unlink()
+    print(f"building {path.relative_to(ROOT)} ...", flush=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    write_screenpipe(tmp, stale_day.stale_day(DAY, TZ, SEED))
+    tmp.rename(path)
+    return path
+
+
+@benchmark("day-stale", "26k frames on 3 screens, ~180k input events, many stale: `day`, vs ref")
+def bench_day_stale(ctx: Context) -> dict[str, Any]:
+    return _day_vs_ref(ctx, stale_dataset())
 
 
 def floor_tool() -> Tool:
@@ -353,7 +379,7 @@ def floor_tool() -> Tool:
 def _floor_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
     """The floor beside the reference: the reference's time over the floor's is the
     largest speed-up any Python implementation could show here (the "ceiling")."""
-    result = _vs_ref(ctx, rows, floor_tool())
+    result = _vs_ref(ctx, dataset(rows), floor_tool())
     if "speedup" in result:
         needed_ms = result["ref"]["median_s"] * 1000 / SPEEDUP_TARGET
         result["target"] = f"ceiling; {SPEEDUP_TARGET:g}x needs <= {needed_ms:.0f} ms"
