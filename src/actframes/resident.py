@@ -15,14 +15,16 @@ Every answer is therefore the bytes a fresh compile of the store gives (a proper
 holds this after random appends, edits and deletions). The source is held open between
 calls and opened afresh when the store's file is replaced or an export file changes.
 Renderings of a document (a context block at a budget) are kept with it, so an
-unchanged window costs neither a compile nor a render.
+unchanged window costs neither a compile nor a render. All work on the store runs in one
+thread of the cache's own: SQLite objects stay in the thread that made them, whichever
+thread (a server's worker pool) asks.
 """
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,7 @@ class _Entry:
 
 
 class ResidentCache:
-    """The documents of one store, kept across calls (thread-safe)."""
+    """The documents of one store, kept across calls (callable from any thread)."""
 
     def __init__(
         self,
@@ -62,39 +64,44 @@ class ResidentCache:
         self._source: Source | None = None
         self._source_token: Hashable = None
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
-        self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="actframes-store")
         self.stats = {"served": 0, "fingerprint": 0, "digest": 0, "compiled": 0}
 
     def document(self, window: Window, options: Options | None = None) -> Doc:
         """The window's document, from memory when the store has not changed for it."""
-        return self._entry(window, options or Options()).doc
+        opts = options or Options()
+        return self._worker.submit(lambda: self._entry(window, opts).doc).result()
 
     def render(
         self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
     ) -> Any:
         """``make(document)``, kept with the document under ``how`` (e.g. a context block
         at a budget): made again only when the document is."""
-        with self._lock:
-            entry = self._entry_locked(window, options or Options())
+        opts = options or Options()
+
+        def run() -> Any:
+            entry = self._entry(window, opts)
             if how not in entry.renders:
                 entry.renders[how] = make(entry.doc)
             return entry.renders[how]
 
+        return self._worker.submit(run).result()
+
     def close(self) -> None:
-        with self._lock:
+        def run() -> None:
             if self._source is not None:
                 self._source.close()
             self._source = None
             self.watch.close()
             self._entries.clear()
 
+        self._worker.submit(run).result()
+        self._worker.shutdown()
+
     # ------------------------------------------------------------------ internals
 
     def _entry(self, window: Window, options: Options) -> _Entry:
-        with self._lock:
-            return self._entry_locked(window, options)
-
-    def _entry_locked(self, window: Window, options: Options) -> _Entry:
+        """In the worker thread only."""
         key = (window.start_ms, window.end_ms, window.tz, window.day, options)
         entry = self._entries.get(key)
         # The token is taken before anything is read: a write after it makes the next
