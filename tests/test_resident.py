@@ -161,3 +161,20 @@ def test_an_unchanged_store_is_served_without_reading(tmp_path: Path) -> None:
         assert cache.stats["digest"] == 1 and cache.stats["compiled"] == 1
     finally:
         cache.close()
+
+
+def test_only_whole_days_are_kept(tmp_path: Path) -> None:
+    from actframes.window import Window
+
+    path = write_native(tmp_path / "n.db", _day(30))
+    cache = ResidentCache(path)
+    try:
+        span = Window(T0, T0 + 3_600_000, TZ)
+        assert to_json(cache.document(span)) == to_json(compile_window(open_source(path), span))
+        cache.document(span)
+        assert cache.stats["compiled"] == 2 and cache.stats["served"] == 0
+        cache.document(WINDOWS[0])
+        cache.document(WINDOWS[0])
+        assert cache.stats["compiled"] == 3 and cache.stats["served"] == 1
+    finally:
+        cache.close()

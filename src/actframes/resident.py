@@ -9,7 +9,8 @@ call is answered, cheapest first:
    served, the new token noted;
 3. the window's rows are read and digested (``source.digest`` of the document): the same
    digest — served, nothing compiled;
-4. otherwise compiled, and kept (the least recently used of ``max_entries`` goes).
+4. otherwise compiled, and kept when the window is a whole day (the least recently used
+   of ``max_entries`` goes; "the last N hours" is another window at every call).
 
 Every answer is therefore the bytes a fresh compile of the store gives (a property test
 holds this after random appends, edits and deletions). The source is held open between
@@ -36,7 +37,7 @@ from .sources import Source, open_source
 from .store_watch import StoreWatch
 from .window import Window
 
-MAX_ENTRIES = 64  # windows kept: a month of days and a few hour windows
+MAX_ENTRIES = 40  # whole days kept (other windows move with the clock: never kept)
 
 
 class _Entry:
@@ -121,7 +122,7 @@ class ResidentCache:
         if entry is None and self.disk is not None and window.day is not None:
             doc, _ = compile_window_cached(source, window, options, self.disk)
             self.stats["compiled"] += 1
-            return self._keep(key, _Entry(token, fingerprint, doc))
+            return self._keep(key, _Entry(token, fingerprint, doc), window)
         cap = source.read(window.start_ms, window.end_ms)
         digest = capture_digest(cap)
         if entry is not None and entry.doc["source"]["digest"] == digest:
@@ -131,9 +132,11 @@ class ResidentCache:
             return entry
         doc = compile_capture(cap, window, options, digest=digest)
         self.stats["compiled"] += 1
-        return self._keep(key, _Entry(token, fingerprint, doc))
+        return self._keep(key, _Entry(token, fingerprint, doc), window)
 
-    def _keep(self, key: Hashable, entry: _Entry) -> _Entry:
+    def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:
+        if window.day is None:  # not a whole day: another window at the next call
+            return entry
         self._entries[key] = entry
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
