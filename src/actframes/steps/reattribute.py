@@ -282,6 +282,10 @@ def _column_pass(
     n = len(ts)
     app_ts, app_idx = stream.of_app(want)
     m = len(app_ts)
+    if not m:  # the stream never shows the app: nothing agrees, nothing to move to
+        rep.unattributed.extend(ids[i:j])
+        rep.unattributed_by_kind[kind] = rep.unattributed_by_kind.get(kind, 0) + j - i
+        return
     k = bisect_right(ts, times[i]) - 1  # the snapshot shown at the event's time
     p = bisect_right(app_ts, times[i])  # app_ts[p - 1] <= t < app_ts[p]
     left = 0
