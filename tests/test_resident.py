@@ -7,7 +7,9 @@ import os
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -178,3 +180,29 @@ def test_only_whole_days_are_kept(tmp_path: Path) -> None:
         assert cache.stats["compiled"] == 3 and cache.stats["served"] == 1
     finally:
         cache.close()
+
+
+def test_routines_are_mined_again_only_when_the_store_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import actframes.routines.service as routines_service
+    from actframes.mcp_server import Service
+
+    path = write_native(tmp_path / "n.db", _day(30))
+    mined: list[int] = []
+    real = routines_service.mine_store
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        mined.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(routines_service, "mine_store", counting)
+    svc = Service(path, TZ, None, lambda: T0)
+    try:
+        first = svc.routines(7, DAY, 2)
+        assert svc.routines(7, DAY, 2) == first and len(mined) == 1
+        _Writer(path, "native").do("append", 0, 100, 1)
+        svc.routines(7, DAY, 2)
+        assert len(mined) == 2
+    finally:
+        svc.resident.close()

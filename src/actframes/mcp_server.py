@@ -171,9 +171,9 @@ class Service:
             parse_day(last)
             start, end = window_of(self.tz, days, last)
             rules = check_rules(Rules(min_days=min_days))
-            # Mining reads every step of the window: reuse the answer while the store's
-            # files are unchanged (a recorder's writes change the WAL's size or time).
-            key = (days, last, rules, _files_state(self.db))
+            # Mining reads every step of the window: reuse the answer while the store is
+            # unchanged (its change token: data_version, or an export's size and time).
+            key = (days, last, rules, self.resident.store_token())
             if self._routines[0] != key:
                 found = mine_store(self.db, self.source, self.tz, start, end, rules).routines
                 self._routines = (key, found)
@@ -197,17 +197,6 @@ class Service:
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
-
-
-def _files_state(db: Path) -> tuple[tuple[int, int], ...]:
-    out = []
-    for suffix in ("", "-wal"):
-        try:
-            st = Path(str(db) + suffix).stat()
-            out.append((st.st_size, st.st_mtime_ns))
-        except OSError:
-            out.append((-1, -1))
-    return tuple(out)
 
 
 def _one_line(text: str) -> str:

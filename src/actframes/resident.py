@@ -88,6 +88,10 @@ class ResidentCache:
 
         return self._worker.submit(run).result()
 
+    def store_token(self) -> Hashable:
+        """The store's change token now (``store_watch``): equal tokens, unchanged store."""
+        return self._worker.submit(lambda: self.watch.token(self._source)).result()
+
     def close(self) -> None:
         def run() -> None:
             if self._source is not None:

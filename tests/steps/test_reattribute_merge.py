@@ -112,3 +112,16 @@ def test_column_pass_equals_the_event_pass(
     assert sorted(crep.unattributed) == sorted(rep.unattributed)
     assert crep.summary() == rep.summary()
     assert sorted(moved) == sorted(e for e in out if e.event_id in rep.moved)
+
+
+@settings(max_examples=200, deadline=None)
+@given(snapshots, event_rows)
+def test_moved_events_of_a_capture_equal_reattribute_capture(
+    snaps: list[Snapshot], rows: list[tuple[int, str | None, str | None, str | None]]
+) -> None:
+    from actframes.model import Capture
+    from actframes.steps.reattribute import moved_events, reattribute_capture
+
+    events = [InputEvent(100 + i, t, "click", a, d) for i, (t, a, d, _) in enumerate(rows)]
+    cap = Capture("t", snapshots=snaps, events=events, has_input=True)
+    assert moved_events(cap) == reattribute_capture(cap)[1].moved

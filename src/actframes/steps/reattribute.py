@@ -320,6 +320,17 @@ def _title(ev: InputEvent | Action) -> str | None:
     return ev.title if isinstance(ev, Action) else None
 
 
+def moved_events(cap: Capture) -> dict[int, int]:
+    """Event id -> snapshot row id for each event of the capture that re-attribution moves:
+    ``reattribute_capture``'s ``moved``, by the column pass (no object per event)."""
+    by_device: dict[str, list[Snapshot]] = {}
+    for s in sorted(cap.snapshots, key=_TIME_THEN_ID):
+        by_device.setdefault(s.device, []).append(s)
+    slices = [(c, 0, len(c.ts)) for c in cap.all_columns()]
+    _, rep = reattribute_columns(cap.snapshots, by_device, slices)
+    return rep.moved
+
+
 def reattribute_capture(cap: Capture) -> tuple[Capture, Reattributed]:
     """The capture with stale events moved: what the compiler would call first.
     Column events are expanded into single events (same ids, times, counts)."""
