@@ -56,8 +56,7 @@ def reattributed(acts: Sequence[Action], cap: Capture) -> list[Action]:
         return list(acts)
     moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
     return [
-        a._replace(ts_ms=moved_to[moved[a.event_id]]) if a.event_id in moved else a
-        for a in acts
+        a._replace(ts_ms=moved_to[moved[a.event_id]]) if a.event_id in moved else a for a in acts
     ]
 
 
