@@ -47,9 +47,10 @@ def compile_capture(
     """The Tier-1 document; ``digest`` may be passed when the caller has it already.
     ``evidence_max_runs=None`` lists unattributed input however long the list (for
     ``verify.unattributed_ids``; the document's contract is the default)."""
-    return compile_pieces(cap, window, options, digest=digest, evidence_max_runs=evidence_max_runs)[
-        0
-    ]
+    doc, _ = compile_pieces(
+        cap, window, options, digest=digest, evidence_max_runs=evidence_max_runs
+    )
+    return doc
 
 
 def compile_pieces(
