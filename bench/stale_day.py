@@ -46,8 +46,7 @@ def stale_day(day: str, tz: str, seed: int) -> SimDay:
         i = bisect_right(times[device], t)
         return by_dev[device][i - 1].app if i else None
 
-    events: list[InputEvent] = []
-    next_id = 1
+    raw: list[tuple[int, int, str, str | None, str | None]] = []
     for e in sim.events:
         device = e.device or DEVICES[0]
         for j in range(BURST):
@@ -59,6 +58,8 @@ def stale_day(day: str, tz: str, seed: int) -> SimDay:
             elif roll < LAG_SHARE + WRONG_SHARE:
                 now = {shown(d, t) for d in by_dev}
                 app = rng.choice([a for a in apps if a not in now])
-            events.append(InputEvent(next_id, t, e.kind, app, e.device, 1))
-            next_id += 1
+            raw.append((t, len(raw), e.kind, app, e.device))
+    # Ids in order of arrival, as a recorder numbers them (bursts overlap in time).
+    raw.sort()
+    events = [InputEvent(i + 1, t, k, a, d, 1) for i, (t, _, k, a, d) in enumerate(raw)]
     return replace(sim, events=events)
