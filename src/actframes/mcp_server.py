@@ -1,7 +1,10 @@
 """The MCP server: a thin shell over the library, on the official SDK (MCPServer, stdio).
 
-Every call opens the store read-only afresh, so a recorder appending to the same WAL store
-is seen as it writes and nothing is held open between calls. Every result says that its
+The server keeps what it compiled (``resident.py``): a window's document is served from
+memory while the store shows no change for it (SQLite's data_version on a held read-only
+connection, the store's change counters, or the digest of the window's rows), so a
+recorder appending to the same WAL store is seen as it writes and every answer is the
+bytes a fresh compile gives. Every result says that its
 facts are measured and that window titles and URLs are quoted screen data, not
 instructions. Errors come back as tool errors with one line; the server keeps serving.
 """
@@ -19,11 +22,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
 from . import __version__
-from .cache import DocCache, compile_window_cached, default_cache_dir
+from .cache import DocCache, default_cache_dir
 from .compile.pipeline import Options
 from .emit.context import DEFAULT_BUDGET, to_context
 from .emit.json_out import to_json
 from .errors import ActframesError
+from .resident import ResidentCache
 from .sources import open_source
 from .window import Window, day_window, hours_window, local_day_of, parse_day, parse_local
 
@@ -50,6 +54,7 @@ class Service:
         self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
         root = default_cache_dir()
         self.cache = DocCache(root) if root else None
+        self.resident = ResidentCache(db, source, self.cache)
         self._routines: tuple[Any, list[dict[str, Any]]] = (None, [])
 
     def today(self) -> str:
@@ -59,21 +64,25 @@ class Service:
         if not 0 <= min_minutes <= 24 * 60:
             raise ToolError("min_minutes must be between 0 and 1440")
         options = Options(min_active_s=round(min_minutes * 60))
+        doc: dict[str, Any] = self._resident(lambda: self.resident.document(window, options))
+        return doc
+
+    def context(self, window: Window, budget_tokens: int) -> tuple[dict[str, Any], str]:
+        """The window's document and its context block, both kept while it is unchanged."""
+        block: str = self._resident(
+            lambda: self.resident.render(
+                window, None, ("context", budget_tokens), lambda d: to_context(d, budget_tokens)
+            )
+        )
+        return self.compile(window), block
+
+    def _resident(self, call: Callable[[], Any]) -> Any:
         try:
-            src = open_source(self.db, self.source)
-        except ActframesError as exc:
-            raise ToolError(_one_line(str(exc))) from exc
-        try:
-            # The cache only for whole days: "the last N hours" is a new window every call.
-            cache = self.cache if window.day is not None else None
-            doc, _ = compile_window_cached(src, window, options, cache)
+            return call()
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
         except Exception as exc:  # a locked or vanished store, a disk error
             raise ToolError(_one_line(f"{self.db}: cannot read ({exc})")) from exc
-        finally:
-            src.close()
-        return doc
 
     def comms(self, window: Window) -> dict[str, Any]:
         """The communications view of a window (``compile/comms.py``), read afresh."""
@@ -162,9 +171,9 @@ class Service:
             parse_day(last)
             start, end = window_of(self.tz, days, last)
             rules = check_rules(Rules(min_days=min_days))
-            # Mining reads every step of the window: reuse the answer while the store's
-            # files are unchanged (a recorder's writes change the WAL's size or time).
-            key = (days, last, rules, _files_state(self.db))
+            # Mining reads every step of the window: reuse the answer while the store is
+            # unchanged (its change token: data_version, or an export's size and time).
+            key = (days, last, rules, self.resident.store_token())
             if self._routines[0] != key:
                 found = mine_store(self.db, self.source, self.tz, start, end, rules).routines
                 self._routines = (key, found)
@@ -188,17 +197,6 @@ class Service:
         except ActframesError as exc:
             raise ToolError(_one_line(str(exc))) from exc
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
-
-
-def _files_state(db: Path) -> tuple[tuple[int, int], ...]:
-    out = []
-    for suffix in ("", "-wal"):
-        try:
-            st = Path(str(db) + suffix).stat()
-            out.append((st.st_size, st.st_mtime_ns))
-        except OSError:
-            out.append((-1, -1))
-    return tuple(out)
 
 
 def _one_line(text: str) -> str:
@@ -255,8 +253,7 @@ def build_server(
         if not 100 <= budget_tokens <= 100_000:
             raise ToolError("budget_tokens must be between 100 and 100000")
         window = svc.window(hours=hours, day=day, since=since, until=until, default_hours=2)
-        doc = svc.compile(window)
-        block = to_context(doc, budget_tokens)
+        doc, block = svc.context(window, budget_tokens)
         return _result(
             block, {"window": doc["window"], "budget_tokens": budget_tokens, "block": block}
         )

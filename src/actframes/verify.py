@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .compile.constants import Rules
+from .compile.constants import BY_QUERY, Rules
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.ranges import expand
@@ -91,6 +91,23 @@ def options_of(doc: Doc) -> Options:
         return Options(min_active_s=int(compiled["options"]["min_active_s"]), rules=rules)
     except (KeyError, TypeError, ValueError) as exc:
         raise UsageError(f"document does not say how it was compiled: {exc}") from exc
+
+
+def unattributed_ids(doc: Doc, source: Source) -> list[int]:
+    """The ids of the input events the document counts as unattributed: its own list, or,
+    where it says ``query`` (too many ranges to list), the same compile of its window
+    with the list in full. Exact while the store gives the same digest for the window."""
+    listed = doc["coverage"]["unattributed_input"]["evidence"]
+    if listed != BY_QUERY:
+        return expand(listed)
+    window = window_of(doc)
+    full = compile_capture(
+        source.read(window.start_ms, window.end_ms),
+        window,
+        options_of(doc),
+        evidence_max_runs=None,
+    )
+    return expand(full["coverage"]["unattributed_input"]["evidence"])
 
 
 def verify(doc: Doc, source: Source) -> Report:

@@ -4,9 +4,10 @@ frame or interruption whose time span holds it, else as unattributed."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, count, islice
-from operator import attrgetter, ne
+from operator import attrgetter, itemgetter, ne
+from typing import Any
 
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
 from ..records import Record
@@ -104,33 +105,103 @@ class _Holds:
         return piece if (t < end or t == start) else None
 
 
+Seg = tuple[int, int, Piece]  # [lo, hi) held by the piece
+
+
 def attribute(
     rows_by_stream: dict[str, list[Row]],
     columns: Sequence[EventColumn],
     win_start: int,
     win_end: int,
-    seg_cache: dict[int, list[tuple[int, int, Piece]]] | None = None,
+    seg_cache: dict[int, Any] | None = None,
 ) -> Unattributed:
     """``rows_by_stream``: each device's placed rows in order, claimed by their pieces.
     ``seg_cache`` keeps a stream's segments between calls on the same rows."""
+    cache = seg_cache if seg_cache is not None else {}
     if len(rows_by_stream) <= 1 and all(
         c.device is None or c.device in rows_by_stream for c in columns
     ):
         only = next(iter(rows_by_stream.values()), [])
-        cache = seg_cache if seg_cache is not None else {}
         segs = cache.get(id(only))
         if segs is None:
             segs = cache[id(only)] = segments(only)
         return _attribute_segments(segs, columns, win_start, win_end)
-    holds = {dev: _Holds(rows) for dev, rows in rows_by_stream.items()}
-    events = [e for c in columns for e in c.events()]
-    return _attribute_any(holds, events, win_start, win_end)
+    scopes = cache.get(id(rows_by_stream))
+    if scopes is None:
+        scopes = cache[id(rows_by_stream)] = _Scopes(rows_by_stream)
+    return _attribute_columns(scopes.segments_for, columns, win_start, win_end)
+
+
+class _Scopes:
+    """With several streams: the segments an event column may fall in — its own device's
+    when the store names one of the streams, else every stream's, merged so that where
+    streams overlap the first device in name order holds the time (as the rule picks the
+    first qualifying piece in that order); only pieces of the column's app when it names
+    one. Built once per (device, app) and kept."""
+
+    def __init__(self, rows_by_stream: dict[str, list[Row]]) -> None:
+        self.order = sorted(rows_by_stream)
+        self.segs = {d: segments(rows) for d, rows in rows_by_stream.items()}
+        self._made: dict[tuple[str | None, str | None], list[Seg]] = {}
+
+    def segments_for(self, col: EventColumn) -> list[Seg]:
+        dev = col.device if col.device is not None and col.device in self.segs else None
+        app = None if col.app is None else col.app.casefold()
+        key = (dev, app)
+        found = self._made.get(key)
+        if found is None:
+            devices = self.order if dev is None else [dev]
+            lists = [self._of_app(d, app) for d in devices]
+            found = lists[0] if lists else []
+            for more in lists[1:]:
+                found = _fill(found, more)
+            self._made[key] = found
+        return found
+
+    def _of_app(self, device: str, app: str | None) -> list[Seg]:
+        key = (device, app)
+        found = self._made.get(key)
+        if found is None:
+            segs = self.segs[device]
+            found = segs if app is None else [g for g in segs if g[2].app.casefold() == app]
+            self._made[key] = found
+        return found
+
+
+def _fill(covered: list[Seg], more: list[Seg]) -> list[Seg]:
+    """``covered`` plus the parts of ``more`` it leaves uncovered, in order (both lists
+    sorted and disjoint)."""
+    parts: list[Seg] = []
+    j, nc = 0, len(covered)
+    for lo, hi, piece in more:
+        while j < nc and covered[j][1] <= lo:
+            j += 1
+        cur = lo
+        k = j
+        while k < nc and covered[k][0] < hi:
+            c_lo, c_hi = covered[k][0], covered[k][1]
+            if c_lo > cur:
+                parts.append((cur, c_lo, piece))
+            if c_hi > cur:
+                cur = c_hi
+            if cur >= hi:
+                break
+            k += 1
+        if cur < hi:
+            parts.append((cur, hi, piece))
+    if not parts:
+        return covered
+    return sorted(covered + parts, key=_LO)
+
+
+_LO = itemgetter(0)
 
 
 def _attribute_any(
     holds: dict[str, _Holds], events: Sequence[InputEvent], win_start: int, win_end: int
 ) -> Unattributed:
-    """The rule event by event, for captures with several streams (monitors)."""
+    """The rule event by event, with several streams (monitors): the specification the
+    segment passes are held to (tests compare them)."""
     all_holds = [holds[d] for d in sorted(holds)]
     un = Unattributed()
     for ev in events:
@@ -210,13 +281,28 @@ def _attribute_segments(
     by_app: dict[str, list[tuple[int, int, Piece]]] = {}
     for seg in segs:
         by_app.setdefault(seg[2].app.casefold(), []).append(seg)
+
+    def segments_for(col: EventColumn) -> list[Seg]:
+        return segs if col.app is None else by_app.get(col.app.casefold(), [])
+
+    return _attribute_columns(segments_for, columns, win_start, win_end)
+
+
+def _attribute_columns(
+    segments_for: Callable[[EventColumn], list[Seg]],
+    columns: Sequence[EventColumn],
+    win_start: int,
+    win_end: int,
+) -> Unattributed:
+    """Each column against the disjoint segments its events may fall in: the events a
+    piece takes are one slice of the column, found by bisection."""
     un = Unattributed()
     for col in columns:
         ts, ids, counts = col.ts, col.ids, col.counts
         i0, i1 = bisect_left(ts, win_start), bisect_left(ts, win_end)
         un.in_window += i1 - i0
         name = INPUT_FIELDS[col.kind]
-        target_segs = segs if col.app is None else by_app.get(col.app.casefold(), [])
+        target_segs = segments_for(col)
         free = i0  # events before this index are taken or left behind
         for lo, hi, piece in target_segs:
             i = bisect_left(ts, lo, free, i1)

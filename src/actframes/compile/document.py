@@ -15,11 +15,11 @@ from ..model import Capture, Rejected, Span
 from ..records import FrozenRecord
 from ..window import Window, zone
 from .attribute import INPUT_FIELDS, Unattributed
-from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES
+from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
 from .entities import PAGE, clean_title, row_ref
 from .ledger import LedgerEntry, round_half_up_s
 from .pieces import Piece, Row
-from .ranges import compact
+from .ranges import compact, compact_within
 
 SCHEMA_VERSION = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -254,6 +254,7 @@ def assemble(
     digest: str,
     compiled: dict[str, Any],
     reattributed: dict[str, int],
+    evidence_max_runs: int | None = None,
 ) -> Doc:
     clock = Clock(window.tz)
     views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
@@ -265,7 +266,10 @@ def assemble(
     first = min(map(_START, rows), default=None)
     last = max(map(_END, rows), default=None)
     un: Doc = {"events": len(unattributed.event_ids), **input_obj(unattributed.input)}
-    un["evidence"] = compact(unattributed.event_ids)
+    # Past UNATTRIBUTED_MAX_RUNS ranges the ids are found by query instead (SPEC.md §3):
+    # a day of stale input would otherwise carry a string of hundreds of kilobytes.
+    listed = compact_within(unattributed.event_ids, evidence_max_runs)
+    un["evidence"] = BY_QUERY if listed is None else listed
     coverage: Doc = {
         "first": clock.iso(first) if first is not None else None,
         "last": clock.iso(last) if last is not None else None,

@@ -10,7 +10,7 @@ from ..model import Capture, Snapshot, Span
 from ..records import FrozenRecord
 from ..window import Window
 from .attribute import Unattributed, attribute
-from .constants import Rules
+from .constants import UNATTRIBUTED_MAX_RUNS, Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
 from .ledger import build_ledger
@@ -37,14 +37,29 @@ class Options(FrozenRecord):
 
 
 def compile_capture(
-    cap: Capture, window: Window, options: Options | None = None, *, digest: str | None = None
+    cap: Capture,
+    window: Window,
+    options: Options | None = None,
+    *,
+    digest: str | None = None,
+    evidence_max_runs: int | None = UNATTRIBUTED_MAX_RUNS,
 ) -> Doc:
-    """The Tier-1 document; ``digest`` may be passed when the caller has it already."""
-    return compile_pieces(cap, window, options, digest=digest)[0]
+    """The Tier-1 document; ``digest`` may be passed when the caller has it already.
+    ``evidence_max_runs=None`` lists unattributed input however long the list (for
+    ``verify.unattributed_ids``; the document's contract is the default)."""
+    doc, _ = compile_pieces(
+        cap, window, options, digest=digest, evidence_max_runs=evidence_max_runs
+    )
+    return doc
 
 
 def compile_pieces(
-    cap: Capture, window: Window, options: Options | None = None, *, digest: str | None = None
+    cap: Capture,
+    window: Window,
+    options: Options | None = None,
+    *,
+    digest: str | None = None,
+    evidence_max_runs: int | None = UNATTRIBUTED_MAX_RUNS,
 ) -> tuple[Doc, list[Piece]]:
     """The document and the frames it was made of (each with its interruptions, rows and
     credited time), for views that need a row's own time (``compile/comms.py``)."""
@@ -109,6 +124,7 @@ def compile_pieces(
         digest=digest or capture_digest(cap, [s for st in by_device.values() for s in st]),
         reattributed=reattributed,
         compiled=compiled_obj(opts),
+        evidence_max_runs=evidence_max_runs,
     )
     return doc, frames
 
@@ -125,15 +141,17 @@ def _reattribute(
     rule left unattributed — events it placed already agree with their stream. A moved
     event takes its snapshot's time and is attributed again; the rest stay unattributed."""
     from ..model import group_events
-    from ..steps.reattribute import reattribute
+    from ..steps.reattribute import reattribute, reattribute_columns
 
-    pending = un.events()
-    if not pending:
+    if not un.slices and not un.singles:
         return {"events": 0, "keys": 0, "clicks": 0, "left_unattributed": 0}
-    fixed, report = reattribute(cap.snapshots, pending, by_device)
-    moved = [e for e in fixed if e.event_id in report.moved]
+    moved, report = reattribute_columns(cap.snapshots, by_device, un.slices)
+    if un.singles:
+        fixed, more = reattribute(cap.snapshots, un.singles, by_device)
+        moved += [e for e in fixed if e.event_id in more.moved]
+        report.merge(more)
     if moved:
-        un.forget([e for e in pending if e.event_id in report.moved])
+        un.forget(moved)  # by id, kind and count, which a move keeps
         again = attribute(rows_by_stream, group_events(moved), window.start_ms, window.end_ms, segs)
         un.input = {
             k: un.input.get(k, 0) + again.input.get(k, 0) for k in set(un.input) | set(again.input)

@@ -8,6 +8,13 @@ from operator import ne, sub
 
 
 def compact(ids: Iterable[int]) -> str:
+    text = compact_within(ids, None)
+    assert text is not None
+    return text
+
+
+def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
+    """``compact(ids)``, or None when it would hold more than ``max_runs`` ranges."""
     s = sorted(set(ids))
     if not s:
         return ""
@@ -16,6 +23,8 @@ def compact(ids: Iterable[int]) -> str:
     # A run ends where the next id is not one more; the breaks are found in C, so the
     # work in Python is per run, not per id (a day's evidence lists ~100k ids).
     ends = [*compress(count(1), map(ne, map(sub, islice(s, 1, None), s), repeat(1))), len(s)]
+    if max_runs is not None and len(ends) > max_runs:
+        return None
     out = []
     begin = 0
     for end in ends:

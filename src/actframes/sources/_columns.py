@@ -67,9 +67,10 @@ def columns_from_groups(
         if any(p[2] is not None for p in parts):
             counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
         text = parts[0][3] if exact_text and len(parts) == 1 else None
-        # Groups usually come in time order already; a column whose instants do not
-        # strictly increase (merged groups, ties, rows out of order) is sorted by (time, id).
-        if not all(map(lt, ts, islice(ts, 1, None))):
+        # Groups usually come in time order already; a column not in (time, id) order
+        # (merged groups, rows out of order) is sorted by (time, id). Ties in time with
+        # ids in order (a burst of input within one millisecond) need no sort.
+        if not all(map(lt, ts, islice(ts, 1, None))) and not _in_order(ts, ids):
             order = sorted(range(len(ts)), key=lambda k: (ts[k], ids[k]))
             ids, ts = [ids[k] for k in order], [ts[k] for k in order]
             if counts is not None:
@@ -81,3 +82,9 @@ def columns_from_groups(
     if not unique_ids and len(all_ids) != total:
         raise DuplicateIds()
     return out
+
+
+def _in_order(ts: list[int], ids: list[int]) -> bool:
+    """Whether (time, id) pairs strictly increase (compared in C)."""
+    pairs = list(zip(ts, ids, strict=True))
+    return all(map(lt, pairs, islice(pairs, 1, None)))

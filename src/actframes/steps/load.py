@@ -49,15 +49,14 @@ def read_capture(path: Path, fam: str, start_ms: int, end_ms: int) -> Capture:
 def reattributed(acts: Sequence[Action], cap: Capture) -> list[Action]:
     """``acts`` with the times the compiler's stale-event re-attribution gives them (an
     event moved to a snapshot takes the snapshot's time), so steps agree with frames."""
-    from .reattribute import reattribute_capture
+    from .reattribute import moved_events
 
-    _, rep = reattribute_capture(cap)
-    if not rep.moved:
+    moved = moved_events(cap)
+    if not moved:
         return list(acts)
     moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
     return [
-        a._replace(ts_ms=moved_to[rep.moved[a.event_id]]) if a.event_id in rep.moved else a
-        for a in acts
+        a._replace(ts_ms=moved_to[moved[a.event_id]]) if a.event_id in moved else a for a in acts
     ]
 
 

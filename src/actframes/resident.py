@@ -1,0 +1,177 @@
+"""Documents a long-lived process keeps in memory (the MCP server, a library ``Store``).
+
+Each entry holds the document of one (window, options), the store's change token when it
+was compiled (``store_watch``) and the window's fingerprint where the store keeps one. A
+call is answered, cheapest first:
+
+1. the store's token is the one the entry saw: nothing was committed since — served as is;
+2. the store keeps change counters (native) and the window's fingerprint is unchanged —
+   served, the new token noted;
+3. the window's rows are read and digested (``source.digest`` of the document): the same
+   digest — served, nothing compiled;
+4. otherwise compiled, and kept when the window is a whole day (the least recently used
+   of ``max_entries`` goes; "the last N hours" is another window at every call).
+
+Every answer is therefore the bytes a fresh compile of the store gives (a property test
+holds this after random appends, edits and deletions). The source is held open between
+calls and opened afresh when the store's file is replaced or an export file changes.
+Renderings of a document (a context block at a budget) are kept with it, so an
+unchanged window costs neither a compile nor a render. All work on the store runs in one
+thread of the cache's own: SQLite objects stay in the thread that made them, whichever
+thread (a server's worker pool) asks.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .cache import DocCache, compile_window_cached
+from .compile.document import Doc
+from .compile.pipeline import Options, compile_capture
+from .compile.provenance import capture_digest
+from .sources import Source, open_source
+from .store_watch import StoreWatch
+from .window import Window
+
+MAX_ENTRIES = 40  # whole days kept (other windows move with the clock: never kept)
+
+
+class _Entry:
+    __slots__ = ("doc", "fingerprint", "renders", "token")
+
+    def __init__(self, token: Hashable, fingerprint: str | None, doc: Doc) -> None:
+        self.token = token
+        self.fingerprint = fingerprint
+        self.doc = doc
+        self.renders: dict[Hashable, Any] = {}
+
+
+class ResidentCache:
+    """The documents of one store, kept across calls (callable from any thread)."""
+
+    def __init__(
+        self,
+        path: Path,
+        kind: str | None = None,
+        disk: DocCache | None = None,
+        max_entries: int = MAX_ENTRIES,
+    ) -> None:
+        self.path, self.kind, self.disk, self.max_entries = path, kind, disk, max_entries
+        self.watch = StoreWatch(path)
+        self._source: Source | None = None
+        self._source_token: Hashable = None
+        self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="actframes-store")
+        self.stats = {"served": 0, "fingerprint": 0, "digest": 0, "compiled": 0}
+
+    def document(self, window: Window, options: Options | None = None) -> Doc:
+        """The window's document, from memory when the store has not changed for it."""
+        opts = options or Options()
+        return self._worker.submit(lambda: self._entry(window, opts).doc).result()
+
+    def render(
+        self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
+    ) -> Any:
+        """``make(document)``, kept with the document under ``how`` (e.g. a context block
+        at a budget): made again only when the document is."""
+        opts = options or Options()
+
+        def run() -> Any:
+            entry = self._entry(window, opts)
+            if how not in entry.renders:
+                entry.renders[how] = make(entry.doc)
+            return entry.renders[how]
+
+        return self._worker.submit(run).result()
+
+    def store_token(self) -> Hashable:
+        """The store's change token now (``store_watch``): equal tokens, unchanged store."""
+        return self._worker.submit(lambda: self.watch.token(self._source)).result()
+
+    def close(self) -> None:
+        def run() -> None:
+            if self._source is not None:
+                self._source.close()
+            self._source = None
+            self.watch.close()
+            self._entries.clear()
+
+        self._worker.submit(run).result()
+        self._worker.shutdown()
+
+    # ------------------------------------------------------------------ internals
+
+    def _entry(self, window: Window, options: Options) -> _Entry:
+        """In the worker thread only."""
+        key = (window.start_ms, window.end_ms, window.tz, window.day, options)
+        entry = self._entries.get(key)
+        # The token is taken before anything is read: a write after it makes the next
+        # call look again, never serves rows older than the token.
+        token = self.watch.token(self._source)
+        if entry is not None and entry.token == token:
+            self._entries.move_to_end(key)
+            self.stats["served"] += 1
+            return entry
+        source = self._open(token)
+        fingerprint = _fingerprint(source, window)
+        if entry is not None and fingerprint is not None and entry.fingerprint == fingerprint:
+            entry.token = token
+            self._entries.move_to_end(key)
+            self.stats["fingerprint"] += 1
+            return entry
+        if entry is None and self.disk is not None and window.day is not None:
+            doc, _ = compile_window_cached(source, window, options, self.disk)
+            self.stats["compiled"] += 1
+            return self._keep(key, _Entry(token, fingerprint, doc), window)
+        cap = source.read(window.start_ms, window.end_ms)
+        digest = capture_digest(cap)
+        if entry is not None and entry.doc["source"]["digest"] == digest:
+            entry.token, entry.fingerprint = token, fingerprint
+            self._entries.move_to_end(key)
+            self.stats["digest"] += 1
+            return entry
+        doc = compile_capture(cap, window, options, digest=digest)
+        self.stats["compiled"] += 1
+        return self._keep(key, _Entry(token, fingerprint, doc), window)
+
+    def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:
+        if window.day is None:  # not a whole day: another window at the next call
+            return entry
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+        return entry
+
+    def _open(self, token: Hashable) -> Source:
+        """The held source; opened afresh when the store's file is another one, or when
+        a file read whole (an export) changed."""
+        stale = self._source is not None and (
+            _identity(token) != _identity(self._source_token)
+            or (isinstance(token, tuple) and token[:1] == ("stat",) and token != self._source_token)
+        )
+        if stale and self._source is not None:
+            self._source.close()
+            self._source = None
+        if self._source is None:
+            self._source = open_source(self.path, self.kind)
+        self._source_token = token
+        return self._source
+
+
+def _identity(token: Hashable) -> Hashable:
+    """The file a token names (SQLite tokens: device and inode)."""
+    if isinstance(token, tuple) and token[:1] == ("sqlite",):
+        ident: Hashable = token[1]
+        return ident
+    return None
+
+
+def _fingerprint(source: Source, window: Window) -> str | None:
+    method = getattr(source, "fingerprint", None)
+    found = method(window.start_ms, window.end_ms) if callable(method) else None
+    return found if isinstance(found, str) else None
