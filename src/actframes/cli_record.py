@@ -3,6 +3,7 @@ resume and inspect a background one. Loaded only when invoked (see ``LAZY_COMMAN
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +31,16 @@ def _recording_options(f: F) -> F:
             type=click.Path(dir_okay=False, path_type=Path),
             help="Recorder config (TOML; default $XDG_CONFIG_HOME/actframes/recorder.toml).",
         ),
-        click.option("--display", help="X11 display to record (default: $DISPLAY)."),
+        click.option(
+            "--display",
+            help="Display to record: X11 (default $DISPLAY) or Wayland (default $WAYLAND_DISPLAY).",
+        ),
+        click.option(
+            "--backend",
+            type=click.Choice(["auto", "x11", "wlroots"]),
+            help="auto (default): from the session (XDG_SESSION_TYPE, WAYLAND_DISPLAY, "
+            "XDG_CURRENT_DESKTOP); x11; wlroots (sway, Hyprland, river, labwc, Wayfire).",
+        ),
         click.option(
             "--idle-seconds",
             type=float,
@@ -65,7 +75,7 @@ def _recording_options(f: F) -> F:
 def _forwarded(params: dict[str, Any]) -> list[str]:
     """The options of ``start`` as arguments for the ``run`` it spawns."""
     args: list[str] = []
-    for name in ("db", "config_path", "display", "idle_seconds", "heartbeat_seconds"):
+    for name in ("db", "config_path", "display", "backend", "idle_seconds", "heartbeat_seconds"):
         value = params.get(name)
         if value is not None:
             flag = "--config" if name == "config_path" else "--" + name.replace("_", "-")
@@ -81,7 +91,8 @@ def _forwarded(params: dict[str, Any]) -> list[str]:
 
 @click.group(context_settings=HELP)
 def record() -> None:
-    """Record the focused X11 window, input counts and AFK periods into the native store.
+    """Record the focused window, input counts and AFK periods into the native store
+    (X11, or Wayland on wlroots compositors).
 
     Nothing is sent anywhere: rows go to a local SQLite file. See docs/recorder.md for
     exactly what is stored and how to exclude apps, titles and sites.
@@ -98,6 +109,16 @@ def _need_capture() -> None:
         ) from None
 
 
+def _need_wayland() -> None:
+    _need_capture()
+    try:
+        import pywayland  # noqa: F401
+    except ImportError:
+        raise ActframesError(
+            "recording a Wayland session needs pywayland: pip install 'actframes[capture]'"
+        ) from None
+
+
 @record.command()
 @_recording_options
 def run(**params: Any) -> None:
@@ -109,12 +130,26 @@ def run(**params: Any) -> None:
         accessibility=params["accessibility"],
         devtools=params["devtools"],
     )
-    _need_capture()
-    from .capture.recorder import Recorder
+    from .capture.session import choose
     from .cli import default_db
 
+    kind = choose(os.environ, params["backend"] or "auto")
     db = params["db"] or default_db()
-    recorder = Recorder(db, cfg, display=params["display"], state_dir=state_dir())
+    recorder: Any
+    if kind.backend == "wlroots":
+        _need_wayland()
+        from .capture.wayland_recorder import WaylandRecorder
+
+        recorder = WaylandRecorder(
+            db, cfg, display=params["display"], desktop=kind.desktop, state_dir=state_dir()
+        )
+    else:
+        _need_capture()
+        from .capture.recorder import Recorder
+
+        recorder = Recorder(db, cfg, display=params["display"], state_dir=state_dir())
+    if kind.note and kind.note != "asked for":
+        recorder.log(kind.note)
     recorder.run()
 
 
@@ -132,7 +167,12 @@ def start(**params: Any) -> None:
         keep_days=params["keep_days"],
         devtools=params["devtools"],
     )
-    _need_capture()
+    from .capture.session import choose
+
+    if choose(os.environ, params["backend"] or "auto").backend == "wlroots":
+        _need_wayland()
+    else:
+        _need_capture()
     pid = start_daemon(_forwarded(params), state_dir())
     click.echo(f"recording (pid {pid}); log: {logfile(state_dir())}")
 
@@ -226,6 +266,8 @@ def status(db: Path | None, tz: str | None) -> None:
 
 
 def _session_line(notes: dict[str, object]) -> str:
+    if notes.get("backend") == "wlroots":
+        return _wayland_session_line(notes)
     parts = [f"X11 display {notes.get('display', '?')}"]
     parts.append("window manager" if notes.get("wm") else "no window manager (input focus)")
     parts.append("accessibility on" if notes.get("accessibility") else "no accessibility bus")
@@ -233,6 +275,27 @@ def _session_line(notes: dict[str, object]) -> str:
     if notes.get("wayland"):
         line += " — Wayland: only XWayland windows are recorded"
     return line
+
+
+def _wayland_session_line(notes: dict[str, object]) -> str:
+    """What a Wayland session captures and what it cannot (docs/recorder.md has the table)."""
+    desktop = notes.get("desktop") or "unknown desktop"
+    afk = notes.get("afk", "none")
+    lines = [
+        f"session: Wayland display {notes.get('display', '?')} ({desktop}), backend wlroots "
+        "(wlr-foreign-toplevel-management)",
+        "captured: focused app (app_id) and title"
+        + (f", away periods ({afk})" if afk != "none" else "")
+        + (", key/click/scroll counts (evdev)" if notes.get("input") == "evdev" else ""),
+    ]
+    missing = ["browser URLs", "accessibility elements", "executable", "monitor"]
+    if notes.get("input") != "evdev":
+        note = notes.get("input_note")
+        missing.insert(0, "input counts" + (f" ({note})" if note else ""))
+    if afk == "none":
+        missing.insert(0, "away periods")
+    lines.append("not captured: " + ", ".join(missing))
+    return "\n".join(lines)
 
 
 def _local(ms: int, zone: str) -> str:

@@ -1,4 +1,5 @@
-"""Fixtures for recorder tests on a real X server (skipped when Xvfb is not installed)."""
+"""Fixtures for recorder tests on a real X server or a real Wayland compositor (skipped
+when Xvfb or sway is not installed, failed instead in CI)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from .wlsession import WaylandSession
 from .xsession import XSession
 
 
@@ -14,6 +16,16 @@ from .xsession import XSession
 def xs(tmp_path: Path) -> Iterator[XSession]:
     """Xvfb on a free display with openbox managing windows; both ended by pid."""
     session = XSession(tmp_path)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Iterator[WaylandSession]:
+    """Headless sway (as an unprivileged user when the tests run as root), ended by pid."""
+    session = WaylandSession(tmp_path)
     try:
         yield session
     finally:

@@ -35,7 +35,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import Xlib.error
 
@@ -72,6 +72,20 @@ WAYLAND_APP = "[wayland]"
 PLACEHOLDERS = frozenset(
     (EXCLUDED_APP, PRIVATE_APP, PAUSED_APP, STOPPED_APP, NONE_APP, WAYLAND_APP)
 )
+
+
+class PressCounter(Protocol):
+    """What the loop needs of an input counter (XRecord on X11, evdev on Wayland)."""
+
+    last_input_ms: int
+    failed: str | None
+    wake_wanted: bool
+
+    def drain(self) -> list[Press]: ...
+
+    def alive(self) -> bool: ...
+
+    def stop(self, timeout: float = 1.0) -> None: ...
 
 
 class StoreWriteError(ActframesError):
@@ -128,6 +142,8 @@ class Stats:
 
 
 class Recorder:
+    BACKEND = "x11"
+
     def __init__(
         self,
         db: Path,
@@ -177,7 +193,7 @@ class Recorder:
             conn.execute("PRAGMA busy_timeout=2000")
             with conn:
                 for key, value in (
-                    ("recorder", f"actframes {__version__} x11"),
+                    ("recorder", f"actframes {__version__} {self.BACKEND}"),
                     ("host", socket.gethostname()),
                     ("display", self.display),
                 ):
@@ -327,13 +343,10 @@ class Recorder:
 
     def run(self, ready: Callable[[], None] | None = None) -> int:
         """Record until a stop signal; raises ActframesError on a problem it cannot fix."""
-        warning = session_check({**self.env, "DISPLAY": self.display})
-        if warning:
-            self.log(warning)
-        self._wayland = warning is not None
+        self._check_session()
         self._take_pidfile()
-        counter: InputCounter | None = None
-        screen: X11Screen | None = None
+        counter: Any = None
+        screen: Any = None
         a11y: Any = None
         old_handlers: dict[int, Any] = {}
         # Signals and the input thread wake the loop through this pipe.
@@ -343,12 +356,7 @@ class Recorder:
             self._conn = self._open_store()
             if self.cfg.keep_days:
                 self._prune()
-            screen = X11Screen(self.display)
-            self._record_screen_size(screen)
-            counter = InputCounter(self.display, self.clock, wake_fd=wake_w)
-            counter.start()
-            if self.cfg.accessibility:
-                a11y = self._connect_a11y(screen)
+            screen, counter, a11y = self._connect(wake_w)
             for sig in (
                 signal.SIGTERM,
                 signal.SIGINT,
@@ -360,20 +368,13 @@ class Recorder:
             old_wakeup = signal.set_wakeup_fd(wake_w)
             start = self.clock()
             detail = {
-                "display": self.display,
                 "pid": os.getpid(),
                 "version": __version__,
-                "wm": screen.wm_running(),
-                "accessibility": a11y is not None,
-                "wayland": self._wayland,
+                **self._session_notes(screen, counter, a11y),
             }
             self._state(start, "start", json.dumps(detail, sort_keys=True))
             self._commit(start, force=True)
-            self.log(
-                f"recording {self.display} into {self.db} (window manager: "
-                f"{'yes' if detail['wm'] else 'no, using the input focus'}; accessibility: "
-                f"{'yes' if a11y is not None else 'no'})"
-            )
+            self.log(self._start_message(detail))
             self._announce()
             if ready is not None:
                 ready()
@@ -412,6 +413,43 @@ class Recorder:
             os.close(wake_r)
             os.close(wake_w)
             self._release_pidfile()
+
+    # The backend's own parts (X11 here; the Wayland recorder overrides them).
+
+    def _check_session(self) -> None:
+        warning = session_check({**self.env, "DISPLAY": self.display})
+        if warning:
+            self.log(warning)
+        self._wayland = warning is not None
+
+    def _connect(self, wake_w: int) -> tuple[Any, Any, Any]:
+        """(screen, input counter, accessibility or None), connected and started."""
+        screen = X11Screen(self.display)
+        try:
+            self._record_screen_size(screen)
+            counter = InputCounter(self.display, self.clock, wake_fd=wake_w)
+        except BaseException:
+            screen.close()
+            raise
+        counter.start()
+        a11y = self._connect_a11y(screen) if self.cfg.accessibility else None
+        return screen, counter, a11y
+
+    def _session_notes(self, screen: Any, counter: Any, a11y: Any) -> dict[str, Any]:
+        """What the session's ``start`` row says about it (``record status`` shows it)."""
+        return {
+            "display": self.display,
+            "wm": screen.wm_running(),
+            "accessibility": a11y is not None,
+            "wayland": self._wayland,
+        }
+
+    def _start_message(self, detail: dict[str, Any]) -> str:
+        return (
+            f"recording {self.display} into {self.db} (window manager: "
+            f"{'yes' if detail['wm'] else 'no, using the input focus'}; accessibility: "
+            f"{'yes' if detail['accessibility'] else 'no'})"
+        )
 
     def _connect_a11y(self, screen: X11Screen) -> Any:
         try:
@@ -454,7 +492,7 @@ class Recorder:
             self._state(now, "error", why)
             self._commit(now, force=True)
 
-    def _finish(self, counter: InputCounter, now: int) -> None:
+    def _finish(self, counter: PressCounter, now: int) -> None:
         """A clean stop: count the last input, close AFK, mark the stop, commit."""
         # Presses the server sent just before the signal may still be on their way to the
         # input thread; a moment's grace counts them.
@@ -633,7 +671,7 @@ class Recorder:
             self._exec("UPDATE afk SET end_ms = ? WHERE id = ?", (end_ms, self._afk_row))
             self._afk_row = None
 
-    def _drain(self, counter: InputCounter, now: int) -> list[Press]:
+    def _drain(self, counter: PressCounter, now: int) -> list[Press]:
         """Move counted presses into pending rows, each owned by the window focused when it
         happened (the previous one when it came before the current one was seen)."""
         presses = counter.drain()

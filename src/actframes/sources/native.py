@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -77,6 +78,7 @@ class NativeSource:
         cap = Capture(kind=self.kind, has_input=True, has_afk=True)
         try:
             self._read(cap, lo, hi, start_ms, end_ms)
+            cap.has_input, cap.has_afk = self._measured(start_ms, end_ms)
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{self.path}: cannot read ({exc})") from exc
         return cap
@@ -101,6 +103,28 @@ class NativeSource:
         for s, e in fetch(self._conn, q, (start_ms, end_ms)):
             if isinstance(s, int) and isinstance(e, int) and e > s:
                 cap.afk.append(Span(s, e))
+
+    def _measured(self, start_ms: int, end_ms: int) -> tuple[bool, bool]:
+        """Whether input and away time were measured throughout the window: a recorder
+        session that could not (Wayland without readable input devices or idle notices)
+        says so in its ``start`` row, ``"input": "none"`` / ``"afk": "none"``."""
+        if "recorder_state" not in tables(self._conn):
+            return True, True
+        q = (
+            "SELECT detail FROM recorder_state WHERE state = 'start' AND ts_ms < ? AND ts_ms >="
+            " (SELECT coalesce(max(ts_ms), 0) FROM recorder_state"
+            "  WHERE state = 'start' AND ts_ms <= ?)"
+        )
+        has_input = has_afk = True
+        for (detail,) in fetch(self._conn, q, (end_ms, start_ms)):
+            try:
+                notes = json.loads(detail) if isinstance(detail, str) else None
+            except ValueError:
+                continue
+            if isinstance(notes, dict):
+                has_input = has_input and notes.get("input") != "none"
+                has_afk = has_afk and notes.get("afk") != "none"
+        return has_input, has_afk
 
     def _read_events(self, cap: Capture, lo: int, hi: int, names: Names) -> None:
         """In bulk (grouped in SQL) unless some row needs a report."""

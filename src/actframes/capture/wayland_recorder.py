@@ -1,0 +1,206 @@
+"""The recorder on a wlroots Wayland compositor: the same store, rows and privacy rules as
+on X11, with the window list from ``wlr-foreign-toplevel-management``, idle from the
+compositor's idle notices and input counts from evdev when ``/dev/input`` is readable.
+
+What differs from X11, and is written into the session's ``start`` row (so ``record
+status`` and the compiled documents can say it):
+
+- ``input``: ``evdev`` or ``none`` — without readable input devices no key, click or
+  scroll is counted, and the documents list input as a blind spot.
+- ``afk``: ``ext-idle-notify-v1`` / ``org_kde_kwin_idle`` (the compositor's notices,
+  pointer motion included), ``evdev`` (presses and motion from the devices), or ``none``.
+- No window ids of the display server exist: ``window`` is the recorder's own number for
+  the window; no process id is given, so there is no executable, no monitor, and no
+  accessibility look-up (which needs the process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .browser import browser_kind
+from .config import RecorderConfig
+from .evdev_input import EvdevCounter, open_devices
+from .idle import AfkStarted, IdleTracker
+from .policy import View
+from .privacy import EXCLUDED
+from .recorder import (
+    AFK_UPDATE_MS,
+    EXCLUDED_APP,
+    NONE_APP,
+    PAUSE_POLL_MS,
+    PAUSED_APP,
+    PRIVATE_APP,
+    RETENTION_EVERY_MS,
+    TICK_MS,
+    Recorder,
+    Seen,
+    now_ms,
+)
+from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
+from .x11 import WindowInfo
+
+
+class WaylandRecorder(Recorder):
+    BACKEND = "wlroots"
+
+    def __init__(
+        self,
+        db: Path,
+        config: RecorderConfig,
+        *,
+        display: str | None = None,
+        desktop: str = "",
+        state_dir: Path | None = None,
+        log: Callable[[str], None] | None = None,
+        clock: Callable[[], int] = now_ms,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(db, config, state_dir=state_dir, log=log, clock=clock, env=env)
+        self.display = display or display_name(self.env)
+        self.desktop = desktop
+        self._input_note = ""
+        self._has_devices = False
+
+    # ------------------------------------------------------------------ the backend's parts
+
+    def _check_session(self) -> None:
+        self._wayland = True
+
+    def _connect(self, wake_w: int) -> tuple[Any, Any, Any]:
+        screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
+        fds, self._input_note = open_devices()
+        self._has_devices = bool(fds)
+        counter = EvdevCounter(fds, self.clock, wake_fd=wake_w)
+        counter.start()
+        if not fds:
+            self.log(f"no input counts: {self._input_note}")
+        return screen, counter, None
+
+    def _session_notes(self, screen: Any, counter: Any, a11y: Any) -> dict[str, Any]:
+        afk = screen.idle_protocol or ("evdev" if self._has_devices else "none")
+        return {
+            "backend": self.BACKEND,
+            "display": self.display,
+            "desktop": self.desktop,
+            "input": "evdev" if self._has_devices else "none",
+            "input_note": self._input_note,
+            "afk": afk,
+            "accessibility": False,
+            "wayland": True,
+        }
+
+    def _start_message(self, detail: dict[str, Any]) -> str:
+        return (
+            f"recording Wayland display {self.display} ({detail['desktop'] or 'wlroots'}) "
+            f"into {self.db} (windows: wlr-foreign-toplevel; away: {detail['afk']}; "
+            f"input counts: {detail['input']})"
+        )
+
+    # ------------------------------------------------------------------ the loop
+
+    def _loop(self, screen: Any, counter: Any, a11y: Any, wake_r: int) -> None:
+        policy = self._policy
+        start = self.clock()
+        # Without compositor notices, idle is the time since the last device event.
+        idle = IdleTracker(self.cfg.idle_ms, last_input_ms=start)
+        notices = screen.idle_protocol is not None
+        self._seen = self._prev = self._look_wl(screen, start, None)
+        next_pause_check = start
+        next_retention = start + RETENTION_EVERY_MS
+        wl_fd = screen.fileno()
+        dirty = False
+        while not self._stop:
+            now = self.clock()
+            if self._check_pause or now >= next_pause_check:
+                self._check_pause = False
+                next_pause_check = now + PAUSE_POLL_MS
+                if self._read_pause() != self.paused:
+                    self._toggle_pause(idle, now)
+                    dirty = True
+            if screen.take_changed() or dirty:
+                dirty = False
+                self._relook_wl(screen, now)
+            self._drain(counter, now)
+            if counter.failed:
+                raise WaylandError(f"the input counter stopped: {counter.failed}")
+            for notice in screen.take_notices():
+                if not self.paused:
+                    self._on_notice(notice, start)
+            if not notices and self._has_devices and not self.paused:
+                self._afk_step(idle.update(now, counter.last_input_ms), now)
+            view = self._seen.view
+            settle = self._settle_ms()
+            decision = policy.decide(now, view, self._seen.since_ms) if now >= settle else None
+            if decision is not None:
+                self._commit(now, force=self._pending)
+                self._write_snapshot(decision.ts_ms, view, decision.reason, self._seen)
+                policy.written(decision, view, now)
+            if self.cfg.keep_days and now >= next_retention:
+                next_retention = now + RETENTION_EVERY_MS
+                self._prune()
+            self._commit(now)
+            due = min(policy.next_due_ms(now, view), next_pause_check)
+            if not notices and self._has_devices:
+                due = min(due, idle.next_check_ms(now))
+            if self._pending or self._runs:
+                due = min(due, now + TICK_MS)
+            if self._afk_row is not None:
+                due = min(due, self._last_commit + AFK_UPDATE_MS)
+            if now < settle:
+                due = min(due, settle)
+            screen.prepare()  # may run events already read: then look again at once
+            timeout = 0.0 if screen.changed or screen.notices else max(0, due - now) / 1000
+            counter.wake_wanted = timeout > TICK_MS / 1000
+            try:
+                ready, _, _ = select.select([wl_fd, wake_r], [], [], timeout)
+            except InterruptedError:
+                ready = []
+            if wl_fd in ready:
+                screen.dispatch()
+            if wake_r in ready:
+                with contextlib.suppress(OSError):
+                    os.read(wake_r, 512)
+
+    def _on_notice(self, notice: IdleNotice, start: int) -> None:
+        """The compositor's idle notices: idle comes ``idle_ms`` after the last input, so
+        the away period is back-dated to it (never before the recorder started)."""
+        if notice.idle:
+            if self._afk_row is None:
+                begin = max(notice.ts_ms - self.cfg.idle_ms, start)
+                self._afk_step(AfkStarted(begin), notice.ts_ms)
+        else:
+            self._end_afk(notice.ts_ms)
+
+    def _toggle_pause(self, idle: IdleTracker, now: int) -> None:
+        super()._toggle_pause(idle, now)
+        if self.paused:
+            self._end_afk(now)  # an away period from notices ends where the pause begins
+
+    # ------------------------------------------------------------------ looking
+
+    def _relook_wl(self, screen: WaylandScreen, now: int) -> None:
+        assert self._seen is not None
+        new = self._look_wl(screen, now, self._seen)
+        if new is not self._seen:
+            self._prev, self._seen = self._seen, new
+
+    def _look_wl(self, screen: WaylandScreen, now: int, current: Seen | None) -> Seen:
+        """What is focused now, after the privacy rules."""
+        if self.paused:
+            return self._keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
+        top = screen.focused()
+        if top is None:
+            return self._keep(current, Seen(View(0, NONE_APP, ""), now))
+        info = WindowInfo(top.key, top.title, "", top.app_id, None, None)
+        verdict = self.cfg.privacy.verdict(info.names, info.title)
+        if verdict is not None:
+            app = EXCLUDED_APP if verdict == EXCLUDED else PRIVATE_APP
+            return self._keep(current, Seen(View(0, app, ""), now, private=True))
+        kind = browser_kind(info.names)
+        return self._keep(current, Seen(View(top.key, info.app, info.title), now, info, None, kind))

@@ -1,0 +1,166 @@
+"""The recorder on a real Wayland compositor (headless sway): native foot and GTK windows
+focused on a schedule with swaymsg, recorded by the real recorder and compiled by the real
+``actframes day`` — frames in order, titles, active seconds within a second of the script,
+an excluded app never in the store or its WAL, idle from the compositor, SIGKILL safety."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from actframes.window import local_day_of
+
+from .wlsession import WaylandSession
+from .xsession import actframes_argv, now_ms, record_argv, rows, wait_for
+
+SECRET_TITLE = "ledger-secret-4711"
+
+
+def _mid(action: object) -> int:
+    before = now_ms()
+    action()  # type: ignore[operator]
+    return (before + now_ms()) // 2
+
+
+def _day(db: Path) -> dict[str, object]:
+    start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    day = local_day_of(start, "UTC")
+    if local_day_of(now_ms(), "UTC") != day:
+        pytest.skip("the session crossed midnight UTC")
+    out = subprocess.run(
+        actframes_argv("day", day, "--db", str(db), "--tz", "UTC", "--format", "json"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    return dict(json.loads(out))
+
+
+def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
+    db = tmp_path / "capture.db"
+    config = tmp_path / "recorder.toml"
+    config.write_text('[exclude]\napps = ["Secret*"]\n')
+    ws.foot("AppAlpha", "alpha")
+    ws.foot("AppBeta", "beta")
+    gtk = ws.gtk("GTK on Wayland")
+    ws.foot("SecretLedger", SECRET_TITLE)
+    ws.focus("AppAlpha")
+
+    # Away time is not what this test measures: a threshold far above its length.
+    rec = ws.recorder(db, "--config", str(config), "--idle-seconds", "600",
+                      "--heartbeat-seconds", "2")  # fmt: skip
+    rec.wait_ready()
+    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+
+    # What `record status` says about the session while it runs.
+    status = subprocess.run(
+        record_argv("status", "--db", str(db), "--tz", "UTC"),
+        env=ws.env, capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert status.returncode == 0, status.stderr
+    assert "Wayland display wayland-" in status.stdout and "(sway)" in status.stdout
+    assert "backend wlroots" in status.stdout
+    assert "away periods (org_kde_kwin_idle)" in status.stdout
+    assert "not captured: input counts" in status.stdout  # no /dev/input on this machine
+
+    time.sleep(2.0)
+    t_b = _mid(lambda: ws.focus("AppBeta"))
+    time.sleep(2.5)
+    t_g = _mid(lambda: ws.focus(gtk))
+    time.sleep(1.5)
+    t_s = _mid(lambda: ws.focus("SecretLedger"))
+    time.sleep(1.5)
+    t_a = _mid(lambda: ws.focus("AppAlpha"))
+    time.sleep(1.5)
+    t_stop = now_ms()
+    assert rec.stop() == 0
+
+    doc = _day(db)
+    frames = doc["frames"]
+    assert isinstance(frames, list)
+    assert [f["app"] for f in frames] == [
+        "AppAlpha", "AppBeta", "gtk_app.py", "[excluded]", "AppAlpha", "[stopped]"
+    ]  # fmt: skip
+    assert [f["titles"] for f in frames[:3]] == [["alpha"], ["beta"], ["GTK on Wayland"]]
+    assert frames[3]["titles"] in ([], [""])
+    expected = [t_b - t_start, t_g - t_b, t_s - t_g, t_a - t_s, t_stop - t_a]
+    for frame, ms in zip(frames, expected, strict=False):
+        assert abs(frame["active_s"] - ms / 1000) <= 1.0, (frame["app"], frame["active_s"], ms)
+
+    # No input devices here: the document says input is unmeasured, not "zero keys".
+    spots = doc["blind_spots"]
+    assert isinstance(spots, list)
+    assert any("input is unmeasured" in s for s in spots)
+    assert not any("no away periods" in s for s in spots)
+
+    # The excluded window's title and app id are nowhere in the files.
+    for path in (db, db.with_name(db.name + "-wal")):
+        if path.exists():
+            data = path.read_bytes()
+            assert SECRET_TITLE.encode() not in data and b"SecretLedger" not in data
+    assert rows(db, "SELECT value FROM meta WHERE key = 'recorder'")[0][0].endswith("wlroots")
+
+
+def test_idle_from_the_compositor(ws: WaylandSession, tmp_path: Path) -> None:
+    """sway's idle notice starts an away period back-dated by the threshold; input through
+    the virtual keyboard (wtype) ends it."""
+    db = tmp_path / "capture.db"
+    ws.foot("AppIdle", "idle")
+    ws.focus("AppIdle")
+    rec = ws.recorder(db, "--idle-seconds", "2")
+    rec.wait_ready()
+    ws.type_text("ab")
+    typed = now_ms()
+    wait_for("an away period", lambda: rows(db, "SELECT 1 FROM afk"), 10)
+    time.sleep(1.0)
+    back = _mid(lambda: ws.type_text("c"))
+    wait_for(
+        "the away period to end",
+        lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms < ?", (back + 1500,)),
+        10,
+    )
+    assert rec.stop() == 0
+    (start_ms, end_ms), = rows(db, "SELECT start_ms, end_ms FROM afk")
+    assert abs(start_ms - typed) <= 600, (start_ms, typed)
+    assert abs(end_ms - back) <= 600, (end_ms, back)
+
+
+def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None:
+    """A window renaming itself three times a second (every name a row) until SIGKILL:
+    the store is sound and holds every name set more than a second before the kill."""
+    db = tmp_path / "capture.db"
+    names = ws.runtime / "names.log"
+    script = (
+        f"i=0; while :; do i=$((i+1)); printf '\\033]2;t%d\\007' $i; "
+        f"echo \"$(date +%s%3N) t$i\" >> {names}; sleep 0.3; done"
+    )
+    ws._spawn(["foot", "--app-id=AppBusy", "--title=t0", "sh", "-c", script],
+              "foot-busy.log", ws.client_env)  # fmt: skip
+    ws.wait_window("AppBusy")
+    ws.focus("AppBusy")
+    rec = ws.recorder(db, "--heartbeat-seconds", "1")
+    rec.wait_ready()
+    time.sleep(4.0)
+    killed_at = now_ms()
+    rec.kill()
+
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        titles = {r[0] for r in conn.execute("SELECT title FROM snapshots")}
+    finally:
+        conn.close()
+    done = [line.split() for line in names.read_text().splitlines() if line.strip()]
+    old = [title for ts, title in done if rec_started(db) < int(ts) < killed_at - 1000]
+    assert len(old) >= 5, "the script did too little to test anything"
+    assert [t for t in old if t not in titles] == []
+
+
+def rec_started(db: Path) -> int:
+    return int(rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0])
