@@ -6,6 +6,7 @@ an excluded app never in the store or its WAL, idle from the compositor, SIGKILL
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import time
@@ -164,3 +165,42 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
 
 def rec_started(db: Path) -> int:
     return int(rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0])
+
+
+def test_evdev_counts_are_owned_by_the_focused_window(ws: WaylandSession, tmp_path: Path) -> None:
+    """A recorded device stream, read by the recorder (ACTFRAMES_INPUT_DEVICES names a
+    FIFO in place of /dev/input/event*): presses land in the window focused when they
+    came, the store says input was measured, no key identity is stored."""
+    from .test_evdev_input import BTN_LEFT, KEY_A, KEY_ENTER, click, keystroke, wheel
+
+    fifo = tmp_path / "event-fifo"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # a reader and writer: the FIFO never sees an end
+    try:
+        db = tmp_path / "capture.db"
+        ws.foot("AppKeys", "keys")
+        ws.foot("AppMouse", "mouse")
+        ws.focus("AppKeys")
+        env = {**ws.env, "ACTFRAMES_INPUT_DEVICES": str(fifo)}
+        rec = ws.recorder(db, "--idle-seconds", "600", env=env)
+        rec.wait_ready()
+        os.write(writer, keystroke(KEY_A, repeats=3) * 6 + keystroke(KEY_ENTER))
+        time.sleep(1.2)
+        ws.focus("AppMouse")
+        time.sleep(0.3)
+        os.write(writer, click(BTN_LEFT) * 2 + wheel(3))
+        time.sleep(1.2)
+        assert rec.stop() == 0
+    finally:
+        os.close(writer)
+    got = rows(
+        db,
+        "SELECT app, kind, sum(count) FROM input_events GROUP BY app, kind ORDER BY app, kind",
+    )
+    assert got == [("AppKeys", "key", 7), ("AppMouse", "click", 2), ("AppMouse", "scroll", 3)]
+    assert rows(db, "SELECT count(*) FROM input_events WHERE x IS NOT NULL") == [(0,)]
+    (detail,) = rows(db, "SELECT detail FROM recorder_state WHERE state = 'start'")[0]
+    assert json.loads(detail)["input"] == "evdev"
+    doc = _day(db)
+    spots = doc["blind_spots"]
+    assert isinstance(spots, list) and not any("input is unmeasured" in s for s in spots)

@@ -25,7 +25,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from .xrecord import CLICK, KEY, SCROLL, Press
 
@@ -40,6 +40,7 @@ KEY_A = 30
 _KEYBOARD_END = 0x100  # codes below are keyboard keys (KEY_ESC … KEY_MICMUTE)
 _MORE_KEYS = range(0x160, 0x300)  # KEY_OK … : media and special keys
 READ_BYTES = EVENT.size * 64
+DEVICES_VAR = "ACTFRAMES_INPUT_DEVICES"
 
 
 def _now_ms() -> int:
@@ -70,9 +71,13 @@ def presses(data: bytes, ts_ms: int) -> list[Press]:
     return out
 
 
-def open_devices() -> tuple[list[int], str]:
+def open_devices(env: Mapping[str, str]) -> tuple[list[int], str]:
     """File descriptors of the readable input devices that have keys, mouse buttons or a
-    wheel, and a note on what was (not) found."""
+    wheel, and a note on what was (not) found. ``ACTFRAMES_INPUT_DEVICES`` (paths separated
+    by ``:``) names the devices to read instead, e.g. to leave a device uncounted."""
+    chosen = [p for p in env.get(DEVICES_VAR, "").split(":") if p.strip()]
+    if chosen:
+        return _open_paths(chosen)
     try:
         import evdev
     except ImportError:
@@ -100,6 +105,18 @@ def open_devices() -> tuple[list[int], str]:
     return fds, f"{len(fds)} input device(s)"
 
 
+def _open_paths(paths: list[str]) -> tuple[list[int], str]:
+    fds: list[int] = []
+    for path in paths:
+        try:
+            fds.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+        except OSError as exc:
+            for fd in fds:
+                os.close(fd)
+            return [], f"cannot read {path} from {DEVICES_VAR} ({exc.strerror})"
+    return fds, f"{len(fds)} input device(s) from {DEVICES_VAR}"
+
+
 class EvdevCounter:
     """Counts presses from device fds in a background thread; the recorder drains them.
 
@@ -123,6 +140,8 @@ class EvdevCounter:
 
     def _run(self) -> None:
         live = list(self.fds)
+        # A device returns whole records; a part left over (a pipe) waits for the rest.
+        rest = {fd: b"" for fd in live}
         while live:
             ready, _, _ = select.select([*live, self._stop_r], [], [])
             if self._stop_r in ready:
@@ -140,14 +159,17 @@ class EvdevCounter:
                 if not data:  # unplugged (or the end of a recorded stream)
                     live.remove(fd)
                     continue
-                self._add(presses(data, self.clock()))
+                data = rest[fd] + data
+                cut = len(data) - len(data) % EVENT.size
+                rest[fd] = data[cut:]
+                self.last_input_ms = self.clock()  # any event, pointer motion included
+                self._add(presses(data[:cut], self.last_input_ms))
 
     def _add(self, found: list[Press]) -> None:
         if not found:
             return
         was_empty = not self._queue
         self._queue.extend(found)
-        self.last_input_ms = found[-1].ts_ms
         if was_empty and self.wake_fd is not None and self.wake_wanted:
             self.wake_wanted = False
             with contextlib.suppress(OSError):

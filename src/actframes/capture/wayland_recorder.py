@@ -74,7 +74,7 @@ class WaylandRecorder(Recorder):
 
     def _connect(self, wake_w: int) -> tuple[Any, Any, Any]:
         screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
-        fds, self._input_note = open_devices()
+        fds, self._input_note = open_devices(self.env)
         self._has_devices = bool(fds)
         counter = EvdevCounter(fds, self.clock, wake_fd=wake_w)
         counter.start()
