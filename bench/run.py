@@ -758,6 +758,26 @@ def bench_recorder(ctx: Context) -> dict[str, Any]:
     }
 
 
+@benchmark("wayland_recorder", "the Wayland recorder's CPU (idle, focus each second), RSS")
+def bench_wayland_recorder(ctx: Context) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from wayland_recorder_resources import run as run_wayland
+
+    try:
+        r = run_wayland(seconds=30)
+    except RuntimeError as exc:
+        return {"rows": 0, "ours": {"error": str(exc)}}
+    return {
+        "rows": 0,
+        "idle_cpu_pct": r["idle_cpu_pct"],
+        "focus_cpu_pct": r["focus_cpu_pct"],
+        "max_rss_mb": r["max_rss_mb"],
+        "ours": {"median_s": 0.0, "peak_rss_mb": r["max_rss_mb"]},
+        "target": "CPU idle <= 1%, focus changes <= 3%, RSS <= 60 MB",
+        "met": r["idle_cpu_pct"] <= 1 and r["focus_cpu_pct"] <= 3 and r["max_rss_mb"] <= 60,
+    }
+
+
 # ---------------------------------------------------------------------------- report
 
 
