@@ -109,6 +109,23 @@ def _need_capture() -> None:
         ) from None
 
 
+def _backend(wanted: str | None) -> Any:
+    """The session's backend; an automatic wlroots choice that cannot work here (another
+    compositor, no socket) falls back to XWayland when there is an X display."""
+    from .capture.session import SessionKind, choose
+
+    env = dict(os.environ)
+    kind = choose(env, wanted or "auto")
+    if kind.backend == "wlroots" and (wanted or "auto") == "auto" and env.get("DISPLAY"):
+        from .capture.wayland import probe
+
+        problem = probe(env)
+        if problem is not None:
+            note = f"{problem}: recording XWayland windows only"
+            return SessionKind("x11", kind.desktop, True, note)
+    return kind
+
+
 def _need_wayland() -> None:
     _need_capture()
     try:
@@ -130,10 +147,9 @@ def run(**params: Any) -> None:
         accessibility=params["accessibility"],
         devtools=params["devtools"],
     )
-    from .capture.session import choose
     from .cli import default_db
 
-    kind = choose(os.environ, params["backend"] or "auto")
+    kind = _backend(params["backend"])
     db = params["db"] or default_db()
     recorder: Any
     if kind.backend == "wlroots":
@@ -167,9 +183,7 @@ def start(**params: Any) -> None:
         keep_days=params["keep_days"],
         devtools=params["devtools"],
     )
-    from .capture.session import choose
-
-    if choose(os.environ, params["backend"] or "auto").backend == "wlroots":
+    if _backend(params["backend"]).backend == "wlroots":
         _need_wayland()
     else:
         _need_capture()

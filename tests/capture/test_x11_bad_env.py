@@ -51,11 +51,22 @@ def test_no_display(tmp_path: Path) -> None:
     assert not (tmp_path / "c.db").exists()
 
 
-def test_wayland_without_xwayland(tmp_path: Path) -> None:
+def test_wayland_without_a_compositor(tmp_path: Path) -> None:
+    """A Wayland session whose compositor is not there: one line naming the display, and
+    no store is created."""
+    need()
+    env = _env(tmp_path, WAYLAND_DISPLAY="wayland-0", XDG_SESSION_TYPE="wayland",
+               XDG_RUNTIME_DIR=str(tmp_path))  # fmt: skip
+    res = _run(record_argv("run", "--db", str(tmp_path / "c.db")), env)
+    _one_line_error(res, "Wayland display wayland-0")
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_wayland_asked_for_x11_without_xwayland(tmp_path: Path) -> None:
     need()
     env = _env(tmp_path, WAYLAND_DISPLAY="wayland-0", XDG_SESSION_TYPE="wayland")
-    res = _run(record_argv("run", "--db", str(tmp_path / "c.db")), env)
-    _one_line_error(res, "Wayland", "X11 only")
+    res = _run(record_argv("run", "--backend", "x11", "--db", str(tmp_path / "c.db")), env)
+    _one_line_error(res, "Wayland", "XWayland windows only")
 
 
 def test_no_x_server_there(tmp_path: Path) -> None:

@@ -219,5 +219,18 @@ class WaylandScreen:
             self.d.disconnect()
 
 
+def probe(env: dict[str, str]) -> str | None:
+    """Why the wlroots backend cannot record this session (None: it can)."""
+    try:
+        import pywayland  # noqa: F401
+    except ImportError:
+        return "pywayland is not installed"
+    try:
+        WaylandScreen(display_name(env), env, lambda: 0, 1_000).close()
+    except WaylandError as exc:
+        return str(exc)
+    return None
+
+
 def display_name(env: dict[str, str]) -> str:
     return env.get("WAYLAND_DISPLAY", "").strip() or "wayland-0"

@@ -66,14 +66,19 @@ class WaylandRecorder(Recorder):
         self.desktop = desktop
         self._input_note = ""
         self._has_devices = False
+        self._screen: WaylandScreen | None = None
 
     # ------------------------------------------------------------------ the backend's parts
 
     def _check_session(self) -> None:
+        # Connect before the store is opened: a session that cannot be recorded leaves
+        # no empty store behind.
         self._wayland = True
+        self._screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
 
     def _connect(self, wake_w: int) -> tuple[Any, Any, Any]:
-        screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
+        screen = self._screen
+        assert screen is not None
         fds, self._input_note = open_devices(self.env)
         self._has_devices = bool(fds)
         counter = EvdevCounter(fds, self.clock, wake_fd=wake_w)

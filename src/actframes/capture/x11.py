@@ -64,8 +64,9 @@ def session_check(env: Mapping[str, str]) -> str | None:
     if not display:
         if wayland:
             raise SessionError(
-                "this is a Wayland session without an X11 display: actframes record supports "
-                "X11 only (XWayland windows, when DISPLAY is set)"
+                "this is a Wayland session without an X11 display: the x11 backend sees "
+                "XWayland windows only, when DISPLAY is set (on a wlroots compositor, "
+                "--backend wlroots records native windows)"
             )
         raise SessionError(
             "no X11 display: DISPLAY is not set (actframes record needs an X11 session; "
