@@ -16,6 +16,7 @@ from .cli import HELP
 from .errors import ActframesError
 
 F = TypeVar("F", bound=Callable[..., Any])
+WAYLAND_BACKENDS = ("wlroots", "kde", "gnome")
 
 
 def _recording_options(f: F) -> F:
@@ -37,9 +38,10 @@ def _recording_options(f: F) -> F:
         ),
         click.option(
             "--backend",
-            type=click.Choice(["auto", "x11", "wlroots"]),
+            type=click.Choice(["auto", "x11", "wlroots", "kde", "gnome"]),
             help="auto (default): from the session (XDG_SESSION_TYPE, WAYLAND_DISPLAY, "
-            "XDG_CURRENT_DESKTOP); x11; wlroots (sway, Hyprland, river, labwc, Wayfire).",
+            "XDG_CURRENT_DESKTOP); x11; wlroots (sway, Hyprland, river, labwc, Wayfire); "
+            "kde (a KWin script); gnome (the Shell extension).",
         ),
         click.option(
             "--idle-seconds",
@@ -116,10 +118,15 @@ def _backend(wanted: str | None) -> Any:
 
     env = dict(os.environ)
     kind = choose(env, wanted or "auto")
-    if kind.backend == "wlroots" and (wanted or "auto") == "auto" and env.get("DISPLAY"):
-        from .capture.wayland import probe
+    if kind.backend in WAYLAND_BACKENDS and (wanted or "auto") == "auto" and env.get("DISPLAY"):
+        if kind.backend == "wlroots":
+            from .capture.wayland import probe
 
-        problem = probe(env)
+            problem = probe(env)
+        else:
+            from .capture.desktop_bus import probe as probe_desktop
+
+            problem = probe_desktop(kind.backend, env)
         if problem is not None:
             note = f"{problem}: recording XWayland windows only"
             return SessionKind("x11", kind.desktop, True, note)
@@ -152,12 +159,17 @@ def run(**params: Any) -> None:
     kind = _backend(params["backend"])
     db = params["db"] or default_db()
     recorder: Any
-    if kind.backend == "wlroots":
+    if kind.backend in WAYLAND_BACKENDS:
         _need_wayland()
         from .capture.wayland_recorder import WaylandRecorder
 
         recorder = WaylandRecorder(
-            db, cfg, display=params["display"], desktop=kind.desktop, state_dir=state_dir()
+            db,
+            cfg,
+            display=params["display"],
+            desktop=kind.desktop,
+            backend=kind.backend,
+            state_dir=state_dir(),
         )
     else:
         _need_capture()
@@ -183,7 +195,7 @@ def start(**params: Any) -> None:
         keep_days=params["keep_days"],
         devtools=params["devtools"],
     )
-    if _backend(params["backend"]).backend == "wlroots":
+    if _backend(params["backend"]).backend in WAYLAND_BACKENDS:
         _need_wayland()
     else:
         _need_capture()
@@ -280,7 +292,7 @@ def status(db: Path | None, tz: str | None) -> None:
 
 
 def _session_line(notes: dict[str, object]) -> str:
-    if notes.get("backend") == "wlroots":
+    if notes.get("backend") in WAYLAND_BACKENDS:
         return _wayland_session_line(notes)
     parts = [f"X11 display {notes.get('display', '?')}"]
     parts.append("window manager" if notes.get("wm") else "no window manager (input focus)")
@@ -296,13 +308,16 @@ def _wayland_session_line(notes: dict[str, object]) -> str:
     desktop = notes.get("desktop") or "unknown desktop"
     afk = notes.get("afk", "none")
     lines = [
-        f"session: Wayland display {notes.get('display', '?')} ({desktop}), backend wlroots "
-        "(wlr-foreign-toplevel-management)",
-        "captured: focused app (app_id) and title"
+        f"session: Wayland display {notes.get('display', '?')} ({desktop}), backend "
+        f"{notes.get('backend')} ({notes.get('windows', '?')})",
+        "captured: focused app and title"
+        + (", executable" if notes.get("backend") != "wlroots" else "")
         + (f", away periods ({afk})" if afk != "none" else "")
         + (", key/click/scroll counts (evdev)" if notes.get("input") == "evdev" else ""),
     ]
-    missing = ["browser URLs", "accessibility elements", "executable", "monitor"]
+    missing = ["browser URLs", "accessibility elements", "monitor"]
+    if notes.get("backend") == "wlroots":
+        missing.insert(2, "executable")
     if notes.get("input") != "evdev":
         note = notes.get("input_note")
         missing.insert(0, "input counts" + (f" ({note})" if note else ""))

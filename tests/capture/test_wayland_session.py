@@ -134,7 +134,7 @@ def test_idle_from_the_compositor(ws: WaylandSession, tmp_path: Path) -> None:
 
 def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None:
     """A window renaming itself three times a second (every name a row) until SIGKILL:
-    the store is sound and holds every name set more than a second before the kill."""
+    the store is sound and holds every name set well before the kill."""
     db = tmp_path / "capture.db"
     names = ws.runtime / "names.log"
     script = (
@@ -147,7 +147,7 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
     ws.focus("AppBusy")
     rec = ws.recorder(db, "--heartbeat-seconds", "1")
     rec.wait_ready()
-    time.sleep(4.0)
+    time.sleep(5.0)
     killed_at = now_ms()
     rec.kill()
 
@@ -158,7 +158,9 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
     finally:
         conn.close()
     done = [line.split() for line in names.read_text().splitlines() if line.strip()]
-    old = [title for ts, title in done if rec_started(db) < int(ts) < killed_at - 1000]
+    # A name is logged when the shell asks for it; foot and sway take a moment more to
+    # announce it (longer on a busy machine), so the margin is two seconds, not one.
+    old = [title for ts, title in done if rec_started(db) < int(ts) < killed_at - 2000]
     assert len(old) >= 5, "the script did too little to test anything"
     assert [t for t in old if t not in titles] == []
 

@@ -6,9 +6,10 @@
   Wayfire, …), read through ``wlr-foreign-toplevel-management-unstable-v1``. It is also
   the choice on an unknown Wayland desktop: the compositor says at once whether it offers
   the protocol, and the recorder fails with a clear line when it does not.
-- KDE Plasma and GNOME on Wayland offer no such protocol to ordinary clients. Until their
-  adapters exist the recorder falls back to XWayland (``x11``, with the warning that
-  native windows show as ``[wayland]``) when ``DISPLAY`` is set, and refuses otherwise.
+- ``kde`` / ``gnome``: KDE Plasma and GNOME on Wayland offer no such protocol to ordinary
+  clients; a KWin script or a GNOME Shell extension reports the focused window over the
+  session bus (``desktop_bus.py``). When that cannot work (no extension, say) and
+  ``DISPLAY`` is set, the command line falls back to XWayland (``x11``) and says why.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import ActframesError
 
-BACKENDS = ("auto", "x11", "wlroots")
+BACKENDS = ("auto", "x11", "wlroots", "kde", "gnome")
 _WLROOTS = ("sway", "hyprland", "river", "labwc", "wayfire", "wlroots", "niri", "qtile")
 
 
@@ -28,7 +29,7 @@ class BackendError(ActframesError):
 
 @dataclass(frozen=True, slots=True)
 class SessionKind:
-    backend: str  # x11 | wlroots
+    backend: str  # x11 | wlroots | kde | gnome
     desktop: str  # from XDG_CURRENT_DESKTOP, lower case ("" when unset)
     wayland: bool  # the session is a Wayland session
     note: str = ""  # why this backend, when it is not the obvious one
@@ -53,7 +54,7 @@ def is_wayland(env: Mapping[str, str]) -> bool:
 
 
 def choose(env: Mapping[str, str], wanted: str = "auto") -> SessionKind:
-    """The backend for this session (``wanted``: auto, x11 or wlroots)."""
+    """The backend for this session (``wanted``: one of ``BACKENDS``)."""
     if wanted not in BACKENDS:
         raise BackendError(f"unknown backend {wanted!r} (choose from {', '.join(BACKENDS)})")
     desktop = desktop_of(env)
@@ -64,19 +65,7 @@ def choose(env: Mapping[str, str], wanted: str = "auto") -> SessionKind:
     if not wayland:
         return SessionKind("x11", desktop, False)
     if desktop in ("kde", "gnome"):
-        name = "KDE Plasma" if desktop == "kde" else "GNOME"
-        if has_x:
-            return SessionKind(
-                "x11",
-                desktop,
-                True,
-                f"{name} on Wayland has no window protocol for other programs yet: "
-                "recording XWayland windows only",
-            )
-        raise BackendError(
-            f"{name} on Wayland is not supported by actframes record yet, and there is no "
-            "XWayland display (DISPLAY) to fall back on"
-        )
+        return SessionKind(desktop, desktop, True)
     if not env.get("WAYLAND_DISPLAY", "").strip():
         if has_x:
             return SessionKind("x11", desktop, True, "WAYLAND_DISPLAY is not set")

@@ -40,6 +40,7 @@ class Toplevel:
     title: str = ""
     activated: bool = False
     closed: bool = False
+    pid: int | None = None  # known on KDE and GNOME (their shells say), not on wlroots
 
 
 class IdleNotice(NamedTuple):
@@ -69,7 +70,7 @@ class WaylandScreen:
     """One client connection to the compositor: windows, focus, idle notices."""
 
     def __init__(self, display_name: str, env: dict[str, str], clock: Callable[[], int],
-                 idle_ms: int) -> None:  # fmt: skip
+                 idle_ms: int, *, windows: bool = True) -> None:  # fmt: skip
         from pywayland.client.display import Display
 
         from . import wlproto
@@ -103,7 +104,8 @@ class WaylandScreen:
         registry.dispatcher["global"] = on_global
         self.d.roundtrip()
         manager = globals_.get("zwlr_foreign_toplevel_manager_v1")
-        if manager is None:
+        self.source = "wlr-foreign-toplevel-management"
+        if manager is None and windows:
             self.close()
             raise WaylandError(
                 f"the compositor on {display_name} does not offer "
@@ -111,9 +113,10 @@ class WaylandScreen:
                 "river, labwc or Wayfire does); try --backend x11 for XWayland windows"
             )
         self.compositor_globals = frozenset(globals_)
-        self._manager = registry.bind(manager[0], binds.toplevel_manager, min(manager[1], 3))
-        self._manager.dispatcher["toplevel"] = self._on_toplevel
-        self._manager.dispatcher["finished"] = self._on_finished
+        if windows and manager is not None:
+            self._manager = registry.bind(manager[0], binds.toplevel_manager, min(manager[1], 3))
+            self._manager.dispatcher["toplevel"] = self._on_toplevel
+            self._manager.dispatcher["finished"] = self._on_finished
         self.idle_protocol: str | None = None
         self._idle_obj: Any = None
         seat = globals_.get("wl_seat")

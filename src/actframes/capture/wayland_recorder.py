@@ -1,6 +1,8 @@
-"""The recorder on a wlroots Wayland compositor: the same store, rows and privacy rules as
-on X11, with the window list from ``wlr-foreign-toplevel-management``, idle from the
-compositor's idle notices and input counts from evdev when ``/dev/input`` is readable.
+"""The recorder on Wayland: the same store, rows and privacy rules as on X11, with the
+focused window from ``wlr-foreign-toplevel-management`` (wlroots compositors) or from the
+desktop's shell over D-Bus (KDE: a KWin script; GNOME: a Shell extension), idle from the
+compositor's or the desktop's idle notices, and input counts from evdev when
+``/dev/input`` is readable.
 
 What differs from X11, and is written into the session's ``start`` row (so ``record
 status`` and the compiled documents can say it):
@@ -10,8 +12,8 @@ status`` and the compiled documents can say it):
 - ``afk``: ``ext-idle-notify-v1`` / ``org_kde_kwin_idle`` (the compositor's notices,
   pointer motion included), ``evdev`` (presses and motion from the devices), or ``none``.
 - No window ids of the display server exist: ``window`` is the recorder's own number for
-  the window; no process id is given, so there is no executable, no monitor, and no
-  accessibility look-up (which needs the process).
+  the window. wlroots names no process, so there is no executable there; KWin and GNOME
+  Shell do, and the executable is written. No monitor is known.
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ from .recorder import (
     now_ms,
 )
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
-from .x11 import WindowInfo
+from .x11 import WindowInfo, exe_name
 
 
 class WaylandRecorder(Recorder):
-    BACKEND = "wlroots"
+    BACKEND = "wlroots"  # or "kde", "gnome": set per instance
 
     def __init__(
         self,
@@ -56,6 +58,7 @@ class WaylandRecorder(Recorder):
         *,
         display: str | None = None,
         desktop: str = "",
+        backend: str = "wlroots",
         state_dir: Path | None = None,
         log: Callable[[str], None] | None = None,
         clock: Callable[[], int] = now_ms,
@@ -64,9 +67,10 @@ class WaylandRecorder(Recorder):
         super().__init__(db, config, state_dir=state_dir, log=log, clock=clock, env=env)
         self.display = display or display_name(self.env)
         self.desktop = desktop
+        self.BACKEND = backend
         self._input_note = ""
         self._has_devices = False
-        self._screen: WaylandScreen | None = None
+        self._screen: Any = None  # WaylandScreen or DesktopBusScreen
 
     # ------------------------------------------------------------------ the backend's parts
 
@@ -74,7 +78,12 @@ class WaylandRecorder(Recorder):
         # Connect before the store is opened: a session that cannot be recorded leaves
         # no empty store behind.
         self._wayland = True
-        self._screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
+        if self.BACKEND in ("kde", "gnome"):
+            from .desktop_bus import DesktopBusScreen
+
+            self._screen = DesktopBusScreen(self.BACKEND, self.env, self.clock, self.cfg.idle_ms)
+        else:
+            self._screen = WaylandScreen(self.display, self.env, self.clock, self.cfg.idle_ms)
 
     def _connect(self, wake_w: int) -> tuple[Any, Any, Any]:
         screen = self._screen
@@ -91,6 +100,7 @@ class WaylandRecorder(Recorder):
         afk = screen.idle_protocol or ("evdev" if self._has_devices else "none")
         return {
             "backend": self.BACKEND,
+            "windows": screen.source,
             "display": self.display,
             "desktop": self.desktop,
             "input": "evdev" if self._has_devices else "none",
@@ -103,7 +113,7 @@ class WaylandRecorder(Recorder):
     def _start_message(self, detail: dict[str, Any]) -> str:
         return (
             f"recording Wayland display {self.display} ({detail['desktop'] or 'wlroots'}) "
-            f"into {self.db} (windows: wlr-foreign-toplevel; away: {detail['afk']}; "
+            f"into {self.db} (windows: {detail['windows']}; away: {detail['afk']}; "
             f"input counts: {detail['input']})"
         )
 
@@ -189,20 +199,21 @@ class WaylandRecorder(Recorder):
 
     # ------------------------------------------------------------------ looking
 
-    def _relook_wl(self, screen: WaylandScreen, now: int) -> None:
+    def _relook_wl(self, screen: Any, now: int) -> None:
         assert self._seen is not None
         new = self._look_wl(screen, now, self._seen)
         if new is not self._seen:
             self._prev, self._seen = self._seen, new
 
-    def _look_wl(self, screen: WaylandScreen, now: int, current: Seen | None) -> Seen:
+    def _look_wl(self, screen: Any, now: int, current: Seen | None) -> Seen:
         """What is focused now, after the privacy rules."""
         if self.paused:
             return self._keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
         top = screen.focused()
         if top is None:
             return self._keep(current, Seen(View(0, NONE_APP, ""), now))
-        info = WindowInfo(top.key, top.title, "", top.app_id, None, None)
+        exe = exe_name(top.pid) if top.pid else None
+        info = WindowInfo(top.key, top.title, "", top.app_id, top.pid, exe)
         verdict = self.cfg.privacy.verdict(info.names, info.title)
         if verdict is not None:
             app = EXCLUDED_APP if verdict == EXCLUDED else PRIVATE_APP
