@@ -203,6 +203,27 @@ def start(**params: Any) -> None:
     click.echo(f"recording (pid {pid}); log: {logfile(state_dir())}")
 
 
+@record.command("install-gnome-extension")
+@click.option(
+    "--dest",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Extensions folder (default: $XDG_DATA_HOME/gnome-shell/extensions).",
+)
+@click.option(
+    "--shell-version",
+    type=int,
+    help="GNOME Shell major version (default: from `gnome-shell --version`).",
+)
+def install_gnome_extension(dest: Path | None, shell_version: int | None) -> None:
+    """Install the GNOME Shell extension through which the recorder sees the focused
+    window on GNOME Wayland (then log out and in, and enable it)."""
+    from .capture import gnome_extension as ext
+
+    major = shell_version if shell_version is not None else ext.shell_major()
+    target = ext.install(dest or ext.extensions_dir(dict(os.environ)), major)
+    click.echo(ext.instructions(target, major))
+
+
 @record.command()
 def stop() -> None:
     """Stop the background recorder (it flushes and exits cleanly)."""

@@ -1,0 +1,1 @@
+../src/actframes/capture/desktop/kwin_focus.js
