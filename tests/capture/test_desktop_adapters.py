@@ -18,12 +18,22 @@ from typing import Any
 
 import pytest
 
+from actframes.capture.atspi import session_bus_a11y_address
 from actframes.capture.desktop_bus import KWIN_PLUGIN, KWIN_SCRIPT
 from actframes.capture.x11 import exe_name
 
 from .desktop_standins import KWinStandIn, ShellStandIn, session_bus
 from .wlsession import WaylandSession, skip_or_fail
-from .xsession import Recorder, end_process, now_ms, record_argv, rows, wait_for
+from .xsession import (
+    GTK_APP,
+    SYSTEM_PYTHON,
+    Recorder,
+    end_process,
+    now_ms,
+    record_argv,
+    rows,
+    wait_for,
+)
 
 SECRET = "vault-secret-8812"
 
@@ -212,3 +222,41 @@ def test_the_shipped_kwin_script_speaks_the_contract() -> None:
                        re.S)  # fmt: skip
     assert len(calls) == 2 and all(c.count(",") == 3 for c in calls), calls
     assert "workspace.windowActivated" in js and "workspace.clientActivated" in js
+
+
+def test_accessibility_on_wayland(host: _Host, tmp_path: Path, ws: WaylandSession) -> None:
+    """AT-SPI works on Wayland as on X11 once the shell names the focused window's
+    process: a GTK 3 window running natively on Wayland (sway) is read for its elements,
+    never its text field's value."""
+    launcher = "/usr/libexec/at-spi-bus-launcher"
+    if not Path(launcher).exists():
+        skip_or_fail(f"not installed: {launcher} (at-spi2-core)")
+    bus = session_bus(tmp_path, host.procs)
+    env = _env(tmp_path, bus, "GNOME")
+    host.spawn([launcher, "--launch-immediately"], log="atspi.log", env=env)
+    wait_for("the accessibility bus", lambda: session_bus_a11y_address(env), 15)
+    runtime = tmp_path / "gtk-runtime"
+    runtime.mkdir(mode=0o700)
+    gtk_env = {**env, "GDK_BACKEND": "wayland", "XDG_RUNTIME_DIR": str(runtime),
+               "WAYLAND_DISPLAY": str(ws.runtime / ws.display), "HOME": str(tmp_path)}  # fmt: skip
+    gtk = host.spawn([SYSTEM_PYTHON, str(GTK_APP), "Gtk Wayland Probe"], log="gtk.log",
+                     env=gtk_env)  # fmt: skip
+    ws.wait_window("gtk_app.py")
+    shell = ShellStandIn(bus, idle_monitor=False)
+    try:
+        shell.focus = ["5", "gtk_app.py", "Gtk Wayland Probe", gtk.pid]
+        db = tmp_path / "capture.db"
+        rec = Recorder(host, db, [], env)  # type: ignore[arg-type]
+        rec.wait_ready()
+        wait_for("the window's elements", lambda: rows(db, "SELECT 1 FROM elements"), 15)
+        assert rec.stop() == 0
+    finally:
+        shell.close()
+    named = {(r[0], r[1]) for r in rows(db, "SELECT role, name FROM elements")}
+    assert {("push button", "Save report"), ("push button", "Discard")} <= named
+    assert ("frame", "Gtk Wayland Probe") in named
+    for path in (db, db.with_name(db.name + "-wal")):
+        if path.exists():
+            assert b"secret-value-4711" not in path.read_bytes()
+    notes = json.loads(rows(db, "SELECT detail FROM recorder_state WHERE state='start'")[0][0])
+    assert notes["accessibility"] is True and notes["afk"] == "none"

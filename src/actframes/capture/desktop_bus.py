@@ -78,6 +78,7 @@ class DesktopBusScreen:
         self.idle_ms = idle_ms
         self.script = script
         self.source = "KWin script" if desktop == "kde" else "GNOME Shell extension"
+        self.gives_pids = True  # both shells name the focused window's process
         self.idle_protocol: str | None = None
         self.changed = False
         self.notices: list[IdleNotice] = []

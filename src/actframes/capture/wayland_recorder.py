@@ -40,8 +40,11 @@ from .recorder import (
     PRIVATE_APP,
     RETENTION_EVERY_MS,
     TICK_MS,
+    UNRESOLVED_MAX_MS,
+    URL_POLL_MS,
     Recorder,
     Seen,
+    _wants_elements,
     now_ms,
 )
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
@@ -94,7 +97,30 @@ class WaylandRecorder(Recorder):
         counter.start()
         if not fds:
             self.log(f"no input counts: {self._input_note}")
-        return screen, counter, None
+        a11y = None
+        if self.cfg.accessibility:
+            if getattr(screen, "gives_pids", False):
+                a11y = self._connect_session_a11y()
+            else:
+                self.log("no accessibility look-ups: wlroots names no window's process")
+        return screen, counter, a11y
+
+    def _connect_session_a11y(self) -> Any:
+        """AT-SPI as on X11: the accessibility bus, found through the session bus."""
+        try:
+            from .atspi import A11yUnavailable, Accessibility, session_bus_a11y_address
+        except ImportError:
+            self.log("dbus-fast is not installed: no accessibility (elements, browser URLs)")
+            return None
+        address = session_bus_a11y_address(self.env)
+        if not address:
+            self.log("no accessibility bus (org.a11y.Bus): no elements or browser URLs")
+            return None
+        try:
+            return Accessibility(address)
+        except A11yUnavailable as exc:
+            self.log(f"{exc}: going on without accessibility")
+            return None
 
     def _session_notes(self, screen: Any, counter: Any, a11y: Any) -> dict[str, Any]:
         afk = screen.idle_protocol or ("evdev" if self._has_devices else "none")
@@ -106,7 +132,7 @@ class WaylandRecorder(Recorder):
             "input": "evdev" if self._has_devices else "none",
             "input_note": self._input_note,
             "afk": afk,
-            "accessibility": False,
+            "accessibility": a11y is not None,
             "wayland": True,
         }
 
@@ -114,7 +140,8 @@ class WaylandRecorder(Recorder):
         return (
             f"recording Wayland display {self.display} ({detail['desktop'] or 'wlroots'}) "
             f"into {self.db} (windows: {detail['windows']}; away: {detail['afk']}; "
-            f"input counts: {detail['input']})"
+            f"input counts: {detail['input']}; accessibility: "
+            f"{'yes' if detail['accessibility'] else 'no'})"
         )
 
     # ------------------------------------------------------------------ the loop
@@ -125,7 +152,9 @@ class WaylandRecorder(Recorder):
         # Without compositor notices, idle is the time since the last device event.
         idle = IdleTracker(self.cfg.idle_ms, last_input_ms=start)
         notices = screen.idle_protocol is not None
-        self._seen = self._prev = self._look_wl(screen, start, None)
+        self._seen = self._prev = self._look_wl(screen, a11y, start, None)
+        next_url_poll = start + URL_POLL_MS
+        last_bar: str | None = None
         next_pause_check = start
         next_retention = start + RETENTION_EVERY_MS
         wl_fd = screen.fileno()
@@ -140,7 +169,20 @@ class WaylandRecorder(Recorder):
                     dirty = True
             if screen.take_changed() or dirty:
                 dirty = False
-                self._relook_wl(screen, now)
+                self._commit(now, force=self._pending)  # looking may block on AT-SPI
+                if self._relook_wl(screen, a11y, now):
+                    last_bar = None
+            # A browser's address can change without a title change.
+            seen = self._seen
+            if a11y is not None and seen.browser and not seen.private and now >= next_url_poll:
+                next_url_poll = now + URL_POLL_MS
+                bar = self._poll_url(a11y, seen)
+                partial = seen.view.url is not None and "://" not in seen.view.url
+                if bar is not None and (bar != last_bar or partial):
+                    if last_bar is not None or partial:
+                        self._commit(now, force=self._pending)
+                        self._relook_wl(screen, a11y, now)
+                    last_bar = bar
             self._drain(counter, now)
             if counter.failed:
                 raise WaylandError(f"the input counter stopped: {counter.failed}")
@@ -151,11 +193,18 @@ class WaylandRecorder(Recorder):
                 self._afk_step(idle.update(now, counter.last_input_ms), now)
             view = self._seen.view
             settle = self._settle_ms()
-            decision = policy.decide(now, view, self._seen.since_ms) if now >= settle else None
+            decision = None
+            if self._seen.unresolved:
+                dirty = True  # a browser window's privacy is not known yet: look again
+            elif now >= settle:
+                decision = policy.decide(now, view, self._seen.since_ms)
             if decision is not None:
                 self._commit(now, force=self._pending)
-                self._write_snapshot(decision.ts_ms, view, decision.reason, self._seen)
+                snap_id = self._write_snapshot(decision.ts_ms, view, decision.reason, self._seen)
                 policy.written(decision, view, now)
+                if a11y is not None and self._seen.recordable and _wants_elements(decision):
+                    self._start_elements(a11y, self._seen, snap_id, decision.ts_ms)
+            self._collect_elements()
             if self.cfg.keep_days and now >= next_retention:
                 next_retention = now + RETENTION_EVERY_MS
                 self._prune()
@@ -163,8 +212,10 @@ class WaylandRecorder(Recorder):
             due = min(policy.next_due_ms(now, view), next_pause_check)
             if not notices and self._has_devices:
                 due = min(due, idle.next_check_ms(now))
-            if self._pending or self._runs:
+            if self._pending or self._runs or self._elements_job or dirty:
                 due = min(due, now + TICK_MS)
+            if a11y is not None and self._seen.browser and not self._seen.private:
+                due = min(due, next_url_poll)
             if self._afk_row is not None:
                 due = min(due, self._last_commit + AFK_UPDATE_MS)
             if now < settle:
@@ -199,13 +250,16 @@ class WaylandRecorder(Recorder):
 
     # ------------------------------------------------------------------ looking
 
-    def _relook_wl(self, screen: Any, now: int) -> None:
+    def _relook_wl(self, screen: Any, a11y: Any, now: int) -> bool:
+        """Look at the focused window again; True when what is recorded changed."""
         assert self._seen is not None
-        new = self._look_wl(screen, now, self._seen)
-        if new is not self._seen:
-            self._prev, self._seen = self._seen, new
+        new = self._look_wl(screen, a11y, now, self._seen)
+        if new is self._seen:
+            return False
+        self._prev, self._seen = self._seen, new
+        return True
 
-    def _look_wl(self, screen: Any, now: int, current: Seen | None) -> Seen:
+    def _look_wl(self, screen: Any, a11y: Any, now: int, current: Seen | None) -> Seen:
         """What is focused now, after the privacy rules."""
         if self.paused:
             return self._keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
@@ -214,9 +268,25 @@ class WaylandRecorder(Recorder):
             return self._keep(current, Seen(View(0, NONE_APP, ""), now))
         exe = exe_name(top.pid) if top.pid else None
         info = WindowInfo(top.key, top.title, "", top.app_id, top.pid, exe)
-        verdict = self.cfg.privacy.verdict(info.names, info.title)
+        rules = self.cfg.privacy
+        kind = browser_kind(info.names)
+        # Cheap checks first: an excluded app or title is never looked at any further.
+        verdict = rules.verdict(info.names, info.title)
+        url: str | None = None
+        unresolved = False
+        same_window = bool(current and current.info and current.info.window == top.key)
+        if verdict is None and kind is not None and a11y is not None:
+            url, frame_name, matched = self._browser_url(a11y, info, kind, None)
+            verdict = rules.verdict(info.names, info.title, url, frame_name)
+            if verdict is None and kind == "chromium" and not matched:
+                # Whether it is incognito shows only in its accessible name: wait for it.
+                waited = now - current.since_ms if same_window and current is not None else 0
+                unresolved = waited < UNRESOLVED_MAX_MS
         if verdict is not None:
             app = EXCLUDED_APP if verdict == EXCLUDED else PRIVATE_APP
             return self._keep(current, Seen(View(0, app, ""), now, private=True))
-        kind = browser_kind(info.names)
-        return self._keep(current, Seen(View(top.key, info.app, info.title), now, info, None, kind))
+        seen = Seen(View(top.key, info.app, info.title, url), now, info, None, kind)
+        seen.unresolved = unresolved
+        if current is not None and current.unresolved and current.view == seen.view:
+            current.unresolved = unresolved
+        return self._keep(current, seen)
