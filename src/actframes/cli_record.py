@@ -332,13 +332,15 @@ def _wayland_session_line(notes: dict[str, object]) -> str:
         f"session: Wayland display {notes.get('display', '?')} ({desktop}), backend "
         f"{notes.get('backend')} ({notes.get('windows', '?')})",
         "captured: focused app and title"
-        + (", executable" if notes.get("backend") != "wlroots" else "")
+        + (", executable" if notes.get("pids") else "")
+        + (", browser URLs and accessibility elements" if notes.get("accessibility") else "")
         + (f", away periods ({afk})" if afk != "none" else "")
         + (", key/click/scroll counts (evdev)" if notes.get("input") == "evdev" else ""),
     ]
-    missing = ["browser URLs", "accessibility elements", "monitor"]
-    if notes.get("backend") == "wlroots":
-        missing.insert(2, "executable")
+    missing = [] if notes.get("accessibility") else ["browser URLs", "accessibility elements"]
+    if not notes.get("pids"):
+        missing.append("executable")
+    missing.append("monitor")
     if notes.get("input") != "evdev":
         note = notes.get("input_note")
         missing.insert(0, "input counts" + (f" ({note})" if note else ""))

@@ -69,6 +69,7 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
     assert "backend wlroots" in status.stdout
     assert "away periods (org_kde_kwin_idle)" in status.stdout
     assert "not captured: input counts" in status.stdout  # no /dev/input on this machine
+    assert "executable" in status.stdout.split("not captured:")[0]  # from sway's IPC
 
     time.sleep(2.0)
     t_b = _mid(lambda: ws.focus("AppBeta"))
@@ -106,6 +107,11 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
             data = path.read_bytes()
             assert SECRET_TITLE.encode() not in data and b"SecretLedger" not in data
     assert rows(db, "SELECT value FROM meta WHERE key = 'recorder'")[0][0].endswith("wlroots")
+    # sway's IPC named each window's process: the executable is written.
+    exes = dict(rows(db, "SELECT app, exe FROM snapshots WHERE exe IS NOT NULL"))
+    assert exes["AppAlpha"] == "foot" and exes["AppBeta"] == "foot"
+    assert exes["gtk_app.py"].startswith("python3")
+    assert "[excluded]" not in exes
 
 
 def test_idle_from_the_compositor(ws: WaylandSession, tmp_path: Path) -> None:

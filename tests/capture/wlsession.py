@@ -115,6 +115,7 @@ class WaylandSession:
             XDG_RUNTIME_DIR=str(self.runtime),
             XDG_SESSION_TYPE="wayland",
             XDG_CURRENT_DESKTOP="sway",
+            SWAYSOCK=self.swaysock,
             XDG_STATE_HOME=str(tmp / "state"),
             XDG_CONFIG_HOME=str(tmp / "config"),
             XDG_DATA_HOME=str(tmp / "data"),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .sway_ipc import SwayIpc
 from .x11 import SessionError, decode_text
 
 _ACTIVATED = 2  # zwlr_foreign_toplevel_handle_v1.state.activated
@@ -113,6 +114,10 @@ class WaylandScreen:
                 "river, labwc or Wayfire does); try --backend x11 for XWayland windows"
             )
         self.compositor_globals = frozenset(globals_)
+        # sway's IPC names the focused window's process, which the protocol does not.
+        swaysock = env.get("SWAYSOCK", "")
+        self._sway = SwayIpc(swaysock) if swaysock and Path(swaysock).exists() else None
+        self.gives_pids = self._sway is not None
         if windows and manager is not None:
             self._manager = registry.bind(manager[0], binds.toplevel_manager, min(manager[1], 3))
             self._manager.dispatcher["toplevel"] = self._on_toplevel
@@ -205,7 +210,10 @@ class WaylandScreen:
     def focused(self) -> Toplevel | None:
         """The activated window (the newest, if a compositor marks several)."""
         found = [t for t in self.toplevels.values() if t.activated and not t.closed]
-        return max(found, key=lambda t: t.key) if found else None
+        top = max(found, key=lambda t: t.key) if found else None
+        if top is not None and top.pid is None and self._sway is not None:
+            top.pid = self._sway.focused_pid(top.app_id)
+        return top
 
     def take_notices(self) -> list[IdleNotice]:
         out, self.notices = self.notices, []

@@ -133,6 +133,7 @@ class WaylandRecorder(Recorder):
             "input_note": self._input_note,
             "afk": afk,
             "accessibility": a11y is not None,
+            "pids": bool(getattr(screen, "gives_pids", False)),
             "wayland": True,
         }
 
