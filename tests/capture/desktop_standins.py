@@ -2,8 +2,9 @@
 
 - ``ShellStandIn`` speaks what the GNOME Shell extension (``desktop/gnome-extension``)
   and Mutter speak: it owns ``org.actframes.Shell`` (``GetFocus``, signal
-  ``FocusChanged``) and ``org.gnome.Mutter.IdleMonitor`` (``AddIdleWatch``,
-  ``AddUserActiveWatch``, ``RemoveWatch``, signal ``WatchFired``).
+  ``FocusChanged``), ``org.gnome.Mutter.IdleMonitor`` (``AddIdleWatch``,
+  ``AddUserActiveWatch``, ``RemoveWatch``, signal ``WatchFired``) and, when asked,
+  ``org.freedesktop.ScreenSaver`` (``GetActive``, signal ``ActiveChanged``).
 - ``KWinStandIn`` speaks what KWin speaks to the recorder: it owns ``org.kde.KWin`` with
   ``/Scripting`` ``loadScript`` / ``unloadScript`` and ``/Scripting/Script<id>``
   ``run``, and once the script runs it plays the script's part, calling the recorder's
@@ -93,9 +94,14 @@ class ShellStandIn(_StandIn):
 
     names = ("org.actframes.Shell", "org.gnome.Mutter.IdleMonitor")
 
-    def __init__(self, address: str, *, idle_monitor: bool = True) -> None:
+    def __init__(self, address: str, *, idle_monitor: bool = True,
+                 screensaver: bool = False) -> None:  # fmt: skip
         self.focus: list[Any] = ["", "", "", 0]
         self.idle_monitor = idle_monitor
+        self.screensaver = screensaver
+        self.saver_active = False
+        if screensaver:
+            self.names = (*self.names, "org.freedesktop.ScreenSaver")
         self.watches: dict[int, str] = {}  # id -> "idle <ms>" | "active"
         self.next_watch = 0
         super().__init__(address)
@@ -111,7 +117,16 @@ class ShellStandIn(_StandIn):
             if msg.member == "RemoveWatch":
                 self.watches.pop(int(msg.body[0]), None)
                 return Message.new_method_return(msg)
+        saver = msg.path == "/org/freedesktop/ScreenSaver" and self.screensaver
+        if saver and msg.member == "GetActive":
+            return Message.new_method_return(msg, "b", [self.saver_active])
         return Message.new_error(msg, "org.freedesktop.DBus.Error.UnknownMethod", "no such")
+
+    def saver(self, active: bool) -> None:
+        """The screen saver starts or stops (``ActiveChanged``)."""
+        self.saver_active = active
+        self.signal("/org/freedesktop/ScreenSaver", "org.freedesktop.ScreenSaver",
+                    "ActiveChanged", "b", [active])  # fmt: skip
 
     def _watch(self, msg: Message, kind: str) -> Message:
         self.next_watch += 1  # ids are never reused, as in Mutter

@@ -260,3 +260,30 @@ def test_accessibility_on_wayland(host: _Host, tmp_path: Path, ws: WaylandSessio
             assert b"secret-value-4711" not in path.read_bytes()
     notes = json.loads(rows(db, "SELECT detail FROM recorder_state WHERE state='start'")[0][0])
     assert notes["accessibility"] is True and notes["afk"] == "none"
+
+
+def test_screensaver_is_the_last_resort(host: _Host, tmp_path: Path) -> None:
+    """Without Mutter's idle monitor, away time is the screen saver's active time."""
+    bus = session_bus(tmp_path, host.procs)
+    shell = ShellStandIn(bus, idle_monitor=False, screensaver=True)
+    try:
+        shell.focus = ["1", "org.gnome.TextEditor", "notes", os.getpid()]
+        db = tmp_path / "capture.db"
+        env = _env(tmp_path, bus, "GNOME")
+        rec = Recorder(host, db, ["--idle-seconds", "60"], env)  # type: ignore[arg-type]
+        rec.wait_ready()
+        time.sleep(0.5)
+        on = now_ms()
+        shell.saver(True)
+        time.sleep(1.0)
+        off = now_ms()
+        shell.saver(False)
+        wait_for("the away period to end",
+                 lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms <= ?", (off + 500,)), 5)
+        assert rec.stop() == 0
+    finally:
+        shell.close()
+    ((start, end),) = rows(db, "SELECT start_ms, end_ms FROM afk")
+    assert abs(start - on) <= 300 and abs(end - off) <= 300
+    notes = json.loads(rows(db, "SELECT detail FROM recorder_state WHERE state='start'")[0][0])
+    assert notes["afk"] == "org.freedesktop.ScreenSaver"

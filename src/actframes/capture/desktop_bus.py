@@ -15,6 +15,9 @@ so a small piece runs inside the shell and reports the focused window:
   ``org.actframes.Shell1.GetFocus() -> (s id, s app, s title, u pid)`` and the signal
   ``FocusChanged`` with the same values. Idle comes from ``org.gnome.Mutter.IdleMonitor``
   watches (an idle watch of ``idle_ms``, then a user-active watch).
+- Last resort on either desktop: ``org.freedesktop.ScreenSaver``'s ``ActiveChanged``
+  signal — away from when the screen saver starts until it stops (coarse: the desktop's
+  own screen-saver delay, not ``idle_ms``, decides when).
 
 ``app`` is the resource class (KDE) or WM class (GNOME); an empty ``id`` means that no
 window has the focus. The screen has the face of ``wayland.WaylandScreen`` (``fileno``,
@@ -54,6 +57,10 @@ MUTTER_IDLE_NAME = "org.gnome.Mutter.IdleMonitor"
 MUTTER_IDLE_PATH = "/org/gnome/Mutter/IdleMonitor/Core"
 MUTTER_IDLE_IFACE = "org.gnome.Mutter.IdleMonitor"
 MUTTER_IDLE = "org.gnome.Mutter.IdleMonitor"
+SCREENSAVER_NAME = "org.freedesktop.ScreenSaver"
+SCREENSAVER_PATH = "/org/freedesktop/ScreenSaver"
+SCREENSAVER_IFACE = "org.freedesktop.ScreenSaver"
+SCREENSAVER = "org.freedesktop.ScreenSaver"
 
 GNOME_EXTENSION_MISSING = (
     "the actframes GNOME Shell extension is not running: install it with `actframes record "
@@ -106,6 +113,8 @@ class DesktopBusScreen:
                 self.idle_protocol = self._wl_idle.protocol if self._wl_idle else None
             else:
                 self._run(self._start_gnome(), 10.0)
+            if self.idle_protocol is None:
+                self._run(self._start_screensaver(), 5.0)
         except BaseException:
             self.close()
             raise
@@ -160,6 +169,14 @@ class DesktopBusScreen:
                 self._set_focus(*msg.body)
         elif msg.interface == MUTTER_IDLE_IFACE and msg.member == "WatchFired" and msg.body:
             self._watch_fired(int(msg.body[0]))
+        elif (
+            msg.interface == SCREENSAVER_IFACE
+            and msg.member == "ActiveChanged"
+            and msg.signature == "b"
+            and self.idle_protocol == SCREENSAVER
+        ):
+            now = self.clock()
+            self._add_notice(IdleNotice(now, bool(msg.body[0]), now))
         return None
 
     # ---------------------------------------------------------------- KDE
@@ -213,6 +230,20 @@ class DesktopBusScreen:
         except LookupError:
             return  # no idle monitor: no away periods, said in the start row
         self.idle_protocol = MUTTER_IDLE
+
+    # ---------------------------------------------------------------- the last resort
+
+    async def _start_screensaver(self) -> None:
+        await self._match(f"type='signal',interface='{SCREENSAVER_IFACE}',member='ActiveChanged'")
+        try:
+            (active,) = await self._call(SCREENSAVER_NAME, SCREENSAVER_PATH, SCREENSAVER_IFACE,
+                                         "GetActive")  # fmt: skip
+        except (LookupError, ValueError):
+            return  # no screen saver either: no away periods, said in the start row
+        self.idle_protocol = SCREENSAVER
+        if active:
+            now = self.clock()
+            self._add_notice(IdleNotice(now, True, now))
 
     def _watch_fired(self, watch: int) -> None:
         if watch and watch == self._idle_watch:

@@ -47,6 +47,9 @@ class Toplevel:
 class IdleNotice(NamedTuple):
     ts_ms: int
     idle: bool  # True: idle began (after idle_ms without input); False: input resumed
+    # When the away time began, if the source knows it (a screen saver starting); else
+    # it is idle_ms before the notice.
+    since_ms: int | None = None
 
 
 def socket_path(name: str, env: dict[str, str]) -> Path:

@@ -239,7 +239,8 @@ class WaylandRecorder(Recorder):
         the away period is back-dated to it (never before the recorder started)."""
         if notice.idle:
             if self._afk_row is None:
-                begin = max(notice.ts_ms - self.cfg.idle_ms, start)
+                since = notice.since_ms
+                begin = max(notice.ts_ms - self.cfg.idle_ms if since is None else since, start)
                 self._afk_step(AfkStarted(begin), notice.ts_ms)
         else:
             self._end_afk(notice.ts_ms)
