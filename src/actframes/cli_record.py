@@ -1,5 +1,6 @@
-"""``actframes record``: the X11 recorder — run in the foreground, or start, stop, pause,
-resume and inspect a background one. Loaded only when invoked (see ``LAZY_COMMANDS``)."""
+"""``actframes record``: the recorder (X11 and Wayland) — run in the foreground, or start,
+stop, pause, resume and inspect a background one. Loaded only when invoked (see
+``LAZY_COMMANDS``)."""
 
 from __future__ import annotations
 
@@ -94,7 +95,7 @@ def _forwarded(params: dict[str, Any]) -> list[str]:
 @click.group(context_settings=HELP)
 def record() -> None:
     """Record the focused window, input counts and AFK periods into the native store
-    (X11, or Wayland on wlroots compositors).
+    (X11, or Wayland: wlroots compositors, KDE Plasma, GNOME).
 
     Nothing is sent anywhere: rows go to a local SQLite file. See docs/recorder.md for
     exactly what is stored and how to exclude apps, titles and sites.
