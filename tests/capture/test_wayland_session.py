@@ -212,3 +212,28 @@ def test_evdev_counts_are_owned_by_the_focused_window(ws: WaylandSession, tmp_pa
     doc = _day(db)
     spots = doc["blind_spots"]
     assert isinstance(spots, list) and not any("input is unmeasured" in s for s in spots)
+
+
+def test_the_compositor_going_away_ends_the_recorder_cleanly(
+    ws: WaylandSession, tmp_path: Path
+) -> None:
+    """sway dies under the recorder: exit status 1 with one line saying so, the store
+    sound and holding what was recorded, the end marked as an error."""
+    db = tmp_path / "capture.db"
+    ws.foot("AppLast", "last")
+    ws.focus("AppLast")
+    rec = ws.recorder(db)
+    rec.wait_ready()
+    time.sleep(0.8)
+    ws.sway.kill()  # SIGKILL to the compositor (the process we started, by its pid)
+    assert rec.proc.wait(15) == 1
+    log = rec.log.read_text().strip().splitlines()
+    assert "lost the Wayland display" in log[-1] and "Traceback" not in "\n".join(log)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT app FROM snapshots").fetchall()[:1] == [("AppLast",)]
+        states = [r[0] for r in conn.execute("SELECT state FROM recorder_state ORDER BY id")]
+    finally:
+        conn.close()
+    assert states == ["start", "error"]
