@@ -112,6 +112,13 @@ def test_gnome_extension_contract(host: _Host, tmp_path: Path) -> None:
         # The recorder asked for the focus once and set an idle watch of --idle-seconds.
         assert ("/org/actframes/Shell", "GetFocus", []) in shell.calls
         assert "idle 2000" in shell.watches.values()
+        status = subprocess.run(
+            record_argv("status", "--db", str(db), "--tz", "UTC"),
+            env=env, capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+        assert "backend gnome (GNOME Shell extension)" in status.stdout, status.stdout
+        assert "away periods (org.gnome.Mutter.IdleMonitor)" in status.stdout
+        assert "executable" in status.stdout.split("not captured:")[0]
         time.sleep(0.6)
         shell.set_focus("12", "firefox", "News — Mozilla Firefox", me)
         time.sleep(0.6)

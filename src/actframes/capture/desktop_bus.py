@@ -90,6 +90,7 @@ class DesktopBusScreen:
         self.changed = False
         self.notices: list[IdleNotice] = []
         self._lock = threading.Lock()
+        self._closed = False
         self._focus: Toplevel | None = None
         self._keys: dict[str, int] = {}
         self._wake_r, self._wake_w = os.pipe()
@@ -314,6 +315,9 @@ class DesktopBusScreen:
         return out
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         if self._wl_idle is not None:
             self._wl_idle.stop()
         if self._bus is not None:

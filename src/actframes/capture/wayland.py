@@ -227,8 +227,8 @@ class WaylandScreen:
         return changed
 
     def close(self) -> None:
-        # Proxies first, then the connection (pywayland frees its children on disconnect);
-        # destroying them out of order at exit crashes the C library.
+        # pywayland destroys the proxies, then the connection; left to the garbage
+        # collector at exit, they go in any order and the C library crashes.
         with contextlib.suppress(Exception):
             self.d.disconnect()
 

@@ -75,6 +75,15 @@ class WaylandRecorder(Recorder):
         self._has_devices = False
         self._screen: Any = None  # WaylandScreen or DesktopBusScreen
 
+    def run(self, ready: Callable[[], None] | None = None) -> int:
+        try:
+            return super().run(ready)
+        finally:
+            # Also when the store could not be opened: KWin keeps a loaded script until
+            # it is unloaded, whatever happens to the client that loaded it.
+            if self._screen is not None:
+                self._screen.close()
+
     # ------------------------------------------------------------------ the backend's parts
 
     def _check_session(self) -> None:
