@@ -48,7 +48,6 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
     config = tmp_path / "recorder.toml"
     config.write_text('[exclude]\napps = ["Secret*"]\n')
     ws.foot("AppAlpha", "alpha")
-    ws.foot("AppBeta", "beta")
     gtk = ws.gtk("GTK on Wayland")
     ws.foot("SecretLedger", SECRET_TITLE)
     ws.focus("AppAlpha")
@@ -71,7 +70,8 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
     assert "not captured: input counts" in status.stdout  # no /dev/input on this machine
     assert "executable" in status.stdout.split("not captured:")[0]  # from sway's IPC
 
-    time.sleep(2.0)
+    ws.foot("AppBeta", "beta")  # a window opened while recording
+    time.sleep(1.0)
     t_b = _mid(lambda: ws.focus("AppBeta"))
     time.sleep(2.5)
     t_g = _mid(lambda: ws.focus(gtk))
@@ -107,6 +107,7 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
             data = path.read_bytes()
             assert SECRET_TITLE.encode() not in data and b"SecretLedger" not in data
     assert rows(db, "SELECT value FROM meta WHERE key = 'recorder'")[0][0].endswith("wlroots")
+    assert "Traceback" not in rec.log.read_text()
     # sway's IPC named each window's process: the executable is written.
     exes = dict(rows(db, "SELECT app, exe FROM snapshots WHERE exe IS NOT NULL"))
     assert exes["AppAlpha"] == "foot" and exes["AppBeta"] == "foot"
@@ -237,3 +238,59 @@ def test_the_compositor_going_away_ends_the_recorder_cleanly(
     finally:
         conn.close()
     assert states == ["start", "error"]
+
+
+def test_chromium_on_wayland_urls_from_accessibility(ws: WaylandSession, tmp_path: Path) -> None:
+    """Chromium running natively on Wayland (Ozone), focused on sway: its process comes
+    from sway's IPC, its URL from AT-SPI as on X11; its incognito window is skipped."""
+    import functools
+    import http.server
+    import threading
+
+    from actframes.capture.atspi import session_bus_a11y_address
+
+    from .desktop_standins import session_bus
+    from .test_x11_atspi import CHROMIUM_FLAGS, _chromium, _Quiet
+
+    exe = _chromium()
+    launcher = "/usr/libexec/at-spi-bus-launcher"
+    root = tmp_path / "www"
+    root.mkdir()
+    (root / "a.html").write_text("<html><head><title>Wl Page A</title></head><body>A</body>")
+    (root / "c.html").write_text("<html><head><title>Wl Hidden C</title></head><body>C</body>")
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        bus = session_bus(tmp_path, ws.procs)
+        env = {**ws.env, "DBUS_SESSION_BUS_ADDRESS": bus, "ACCESSIBILITY_ENABLED": "1"}
+        ws.spawn([launcher, "--launch-immediately"], log="atspi.log", env=env)
+        wait_for("the accessibility bus", lambda: session_bus_a11y_address(env), 15)
+        runtime = tmp_path / "chromium-runtime"
+        runtime.mkdir(mode=0o700)
+        browser_env = {**env, "WAYLAND_DISPLAY": str(ws.runtime / ws.display),
+                       "XDG_RUNTIME_DIR": str(runtime), "HOME": str(tmp_path)}  # fmt: skip
+        flags = [*CHROMIUM_FLAGS, "--ozone-platform=wayland", f"--user-data-dir={tmp_path}/p"]
+        db = tmp_path / "capture.db"
+        rec = ws.recorder(db, "--heartbeat-seconds", "2", env=env)
+        rec.wait_ready()
+        ws.spawn([exe, *flags, f"{site}/a.html"], log="chromium.log", env=browser_env)
+        ws.focus_titled("Wl Page A", 45)
+        time.sleep(3.0)
+        ws.spawn([exe, *flags, "--incognito", f"{site}/c.html"], log="chromium2.log",
+                 env=browser_env)  # fmt: skip
+        ws.focus_titled("Wl Hidden C", 30)
+        time.sleep(3.0)
+        assert rec.stop() == 0
+    finally:
+        server.shutdown()
+        server.server_close()
+    urls = {r[0] for r in rows(db, "SELECT url FROM snapshots WHERE url IS NOT NULL")}
+    assert f"{site}/a.html" in urls, (urls, rows(db, "SELECT app, title FROM snapshots"))
+    assert rows(db, "SELECT count(*) FROM snapshots WHERE app = '[private]'")[0][0] >= 1
+    for path in (db, db.with_name(db.name + "-wal")):
+        if path.exists():
+            data = path.read_bytes()
+            assert b"Wl Hidden C" not in data and b"c.html" not in data

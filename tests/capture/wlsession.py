@@ -208,6 +208,20 @@ class WaylandSession:
 
         wait_for(f"focus on {app_id}", focused, 10)
 
+    def focus_titled(self, prefix: str, timeout: float = 20) -> None:
+        """Focus the window whose title starts with ``prefix`` once it exists."""
+
+        def find() -> dict[str, Any] | None:
+            return next((w for w in self.windows() if w.get("name", "").startswith(prefix)), None)
+
+        node = wait_for(f"a window titled {prefix!r}", find, timeout, step=0.2)
+        self.swaymsg(f"[con_id={node['id']}] focus")
+
+        def focused() -> bool:
+            return any(w.get("focused") and w.get("id") == node["id"] for w in self.windows())
+
+        wait_for(f"focus on {prefix!r}", focused, 10)
+
     def type_text(self, text: str) -> None:
         """Keys through the virtual keyboard protocol (input as far as sway is concerned)."""
         res = subprocess.run(

@@ -100,7 +100,9 @@ class WaylandScreen:
         self._next_key = 1
         self._finished = False
         globals_: dict[str, tuple[int, int]] = {}
-        registry = self.d.get_registry()
+        # Kept for the connection's life: pywayland finds the display through the live
+        # registry when an event creates an object (a new window's handle).
+        self._registry = registry = self.d.get_registry()
 
         def on_global(registry: Any, name: int, iface: str, version: int) -> None:
             globals_.setdefault(iface, (name, version))
