@@ -129,19 +129,21 @@ class WaylandScreen:
             self._manager.dispatcher["finished"] = self._on_finished
         self.idle_protocol: str | None = None
         self._idle_obj: Any = None
+        self._idle_factory: Any = None
         seat = globals_.get("wl_seat")
         if seat is not None:
             self._seat = registry.bind(seat[0], binds.seat, 1)
             timeout = max(1, min(idle_ms, 0xFFFFFFFF))
             if "ext_idle_notifier_v1" in globals_:
                 name, _ = globals_["ext_idle_notifier_v1"]
-                notifier = registry.bind(name, binds.ext_idle_notifier, 1)
+                # Every proxy is kept while the connection lives (see the registry's).
+                self._idle_factory = notifier = registry.bind(name, binds.ext_idle_notifier, 1)
                 self._idle_obj = notifier.get_idle_notification(timeout, self._seat)
                 self._idle_obj.dispatcher["idled"] = lambda o: self._on_idle(True)
                 self._idle_obj.dispatcher["resumed"] = lambda o: self._on_idle(False)
                 self.idle_protocol = EXT_IDLE
             elif KDE_IDLE in globals_ and binds.kde_idle is not None:
-                idle = registry.bind(globals_[KDE_IDLE][0], binds.kde_idle, 1)
+                self._idle_factory = idle = registry.bind(globals_[KDE_IDLE][0], binds.kde_idle, 1)
                 self._idle_obj = idle.get_idle_timeout(self._seat, timeout)
                 self._idle_obj.dispatcher["idle"] = lambda o: self._on_idle(True)
                 self._idle_obj.dispatcher["resumed"] = lambda o: self._on_idle(False)
