@@ -265,6 +265,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "patterns": "actframes.cli_steps:patterns",
     "routines": "actframes.cli_routines:routines",
     "replay": "actframes.cli_replay:replay",
+    "team": "actframes.cli_team:team",
 }
 
 
