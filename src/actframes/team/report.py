@@ -43,9 +43,22 @@ def spread(xs: Sequence[float]) -> dict[str, float] | None:
 
 
 def build(root: Path, min_people: int = DEFAULT_MIN_PEOPLE) -> dict[str, Any]:
-    ledger = ds.read(root, "ledger").to_pylist()
-    routines = ds.read(root, "routines").to_pylist()
-    hs = ds.read(root, "h").to_pylist()
+    """The report of the datasets under ``root``."""
+    return summarize(
+        ds.read(root, "ledger").to_pylist(),
+        ds.read(root, "routines").to_pylist(),
+        ds.read(root, "h").to_pylist(),
+        min_people,
+    )
+
+
+def summarize(
+    ledger: list[dict[str, Any]],
+    routines: list[dict[str, Any]],
+    hs: list[dict[str, Any]],
+    min_people: int,
+) -> dict[str, Any]:
+    """The pure part: rows of the three datasets (any order) to the report."""
     people = sorted({r["person"] for r in ledger} | {h["person"] for h in hs})
     days_of: dict[str, set[str]] = defaultdict(set)
     for r in ledger:
