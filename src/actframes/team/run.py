@@ -270,6 +270,6 @@ def _store_days(item: tuple[str, str, str]) -> tuple[str, list[str], str]:
     return store_days(*item)
 
 
-def print_failure(f: Failure, stream: TextIO = sys.stderr) -> None:
+def print_failure(f: Failure, stream: TextIO | None = None) -> None:
     where = f"{f.person} {f.day}" if f.day else f.person
-    stream.write(f"actframes: team: {where}: {f.reason}\n")
+    (stream or sys.stderr).write(f"actframes: team: {where}: {f.reason}\n")
