@@ -5,6 +5,7 @@ driver can write them in a fixed order whatever order they finished in."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
@@ -56,6 +57,8 @@ class RayEngine:
     name = "ray"
 
     def __init__(self, workers: int, address: str | None = None) -> None:
+        if not address:
+            _loopback_only()
         try:
             import ray
         except ImportError:
@@ -74,6 +77,9 @@ class RayEngine:
                     object_store_memory=200 * 1024 * 1024,
                 )
             self._started = True
+            if not address and not _on_loopback(ray):
+                self.close()
+                raise UsageError("the local Ray did not stay on 127.0.0.1; not running on it")
         self.workers = _cpus(ray, workers) if address else workers
         self._remote: dict[Any, Any] = {}
 
@@ -103,6 +109,25 @@ class RayEngine:
         if self._started:
             self._ray.shutdown()
             self._started = False
+
+
+# On Linux a single-node Ray advertises (and listens on) the machine's network address,
+# even when asked for 127.0.0.1; with this switch off it keeps to the loopback interface.
+_RAY_CLUSTER_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def _loopback_only() -> None:
+    import sys
+
+    os.environ[_RAY_CLUSTER_SWITCH] = "0"
+    constants = sys.modules.get("ray._private.ray_constants")
+    if constants is not None:  # Ray was imported already: its constant is read per call
+        constants.ENABLE_RAY_CLUSTER = False
+
+
+def _on_loopback(ray: Any) -> bool:
+    nodes: Any = ray.nodes()
+    return all(str(n.get("NodeManagerAddress", "")).startswith("127.") for n in nodes)
 
 
 def _cpus(ray: Any, default: int) -> int:
