@@ -120,7 +120,7 @@ def _loopback_only() -> None:
     import sys
 
     os.environ[_RAY_CLUSTER_SWITCH] = "0"
-    constants = sys.modules.get("ray._private.ray_constants")
+    constants: Any = sys.modules.get("ray._private.ray_constants")
     if constants is not None:  # Ray was imported already: its constant is read per call
         constants.ENABLE_RAY_CLUSTER = False
 
