@@ -563,6 +563,29 @@ def bench_compile_in_process(ctx: Context) -> dict[str, Any]:
     }
 
 
+@benchmark("team-50x10", "50 simulated people x 10 days: `team compile` in process vs Ray")
+def bench_team(ctx: Context) -> dict[str, Any]:
+    # Its own process (bench/team_scale.py): the memory figures are its workers' alone.
+    script = [sys.executable, str(ROOT / "bench" / "team_scale.py")]
+    work = Path(tempfile.mkdtemp(prefix="team-", dir=BENCH_DIR))
+    data = DATA_DIR / f"team-50x10-{_generator_digest()}"
+    got = subprocess.run([*script, str(data), str(work)], capture_output=True, text=True)
+    if got.returncode != 0:
+        tail = (got.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"rows": 0, "ours": {"error": tail}}
+    r = json.loads(got.stdout)
+    local, ray = r["local"], r["ray"]
+    return {
+        **r,
+        "rows": local["source_rows"],
+        "ours": {"median_s": ray["wall_s"], "peak_rss_mb": max(ray["peak_rss_mb_per_worker"])},
+        "ref": {"median_s": local["wall_s"], "peak_rss_mb": max(local["peak_rss_mb_per_worker"])},
+        "speedup": local["wall_s"] / ray["wall_s"],
+        "target": "identical documents on both engines",
+        "met": r["documents_identical"],
+    }
+
+
 MCP_TARGET_MS = 50.0  # median get_context latency, warm server, ordinary day
 
 

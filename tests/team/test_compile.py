@@ -4,6 +4,7 @@ out, and a re-run compiles only the days whose rows changed."""
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from actframes.simulate import simulate_days, write_native
 from actframes.team import datasets as ds
 from actframes.team.engine import LocalEngine
 from actframes.team.manifest import load_manifest
-from actframes.team.run import compile_team
+from actframes.team.run import Progress, compile_team
 from actframes.team.tasks import strip_query
 from actframes.window import day_window
 
@@ -130,3 +131,30 @@ def test_rerun_skips_unchanged_days_and_recompiles_a_changed_one(tmp_path: Path)
     assert with_titles.compiled == 6  # a different output: every day again
     titles = ds.read(out, "frames").column("titles").to_pylist()
     assert any("Secret plan" in t for t in titles)
+
+    # The manifest's order does not matter: the same datasets and state, in any order.
+    other = tmp_path / "reversed"
+    compile_team(list(reversed(people)), other, LocalEngine(), with_titles=True)
+    for name in ds.SCHEMAS:
+        assert ds.read(other, name).equals(ds.read(out, name)), name
+    assert ds.load_state(other) == ds.load_state(out)
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_done_failed_rate_and_time_left_on_a_terminal() -> None:
+    tty = Tty()
+    bar = Progress(3, tty)
+    bar.step(False)
+    bar.last = 0.0  # as if the last redraw were long ago
+    bar.step(True)
+    bar.step(False)
+    lines = tty.getvalue().split("\r")
+    assert lines[-1].startswith("3/3 person-days, 1 failed, ") and lines[-1].endswith("\n")
+    assert "/s, ~" in lines[-1] and " s left" in lines[-1]
+    quiet = io.StringIO()  # not a terminal: nothing
+    Progress(1, quiet).step(False)
+    assert quiet.getvalue() == ""

@@ -5,6 +5,7 @@ driver can write them in a fixed order whatever order they finished in."""
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -67,13 +68,14 @@ class RayEngine:
         self._started = False
         if not ray.is_initialized():
             if address:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
             else:
                 ray.init(
                     num_cpus=workers,
                     include_dashboard=False,
                     _node_ip_address="127.0.0.1",
                     log_to_driver=False,
+                    logging_level=logging.ERROR,
                     object_store_memory=200 * 1024 * 1024,
                 )
             self._started = True

@@ -12,6 +12,7 @@ when their digest is the one recorded (the store grew, that day did not change).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -93,6 +94,12 @@ def store_stat(path: Path) -> str:
     return "|".join(parts)
 
 
+def store_key(path: Path) -> str:
+    """The store as the state records it: a digest of its path, since a path often
+    names the person (a home folder) and the datasets know people only by pseudonym."""
+    return hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def compile_team(
     people: list[Person],
     out: Path,
@@ -124,7 +131,7 @@ def compile_team(
         stats[p.person] = store_stat(p.store)
         prev = known.get(p.person) or {}
         same = (
-            prev.get("store") == str(p.store)
+            prev.get("store") == store_key(p.store)
             and prev.get("tz") == p.tz
             and prev.get("with_titles") == with_titles
             and prev.get("version") == TASK_VERSION
@@ -213,7 +220,7 @@ def compile_team(
     for p in people:
         if p.person in plan:
             known[p.person] = {
-                "store": str(p.store),
+                "store": store_key(p.store),
                 "tz": p.tz,
                 "with_titles": with_titles,
                 "version": TASK_VERSION,
