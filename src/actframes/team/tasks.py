@@ -18,6 +18,7 @@ import os
 import resource
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
@@ -153,7 +154,7 @@ def compile_person_day(t: DayTask) -> DayResult:
         return result(False, _failure(e, t.store))
 
 
-def _compile_day(t: DayTask, result: Any) -> DayResult:
+def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     from ..compile.pipeline import Options, compile_capture
     from ..compile.provenance import capture_digest
     from ..emit.json_out import to_json
@@ -170,7 +171,7 @@ def _compile_day(t: DayTask, result: Any) -> DayResult:
     fingerprint = f"{TASK_VERSION}:{int(t.with_titles)}:{digest}"
     n_rows = len(cap.snapshots) + len(cap.all_events())
     if t.previous == fingerprint:
-        return result(True, unchanged=True, fingerprint=fingerprint, rows=n_rows)  # type: ignore[no-any-return]
+        return result(True, unchanged=True, fingerprint=fingerprint, rows=n_rows)
     doc = compile_capture(cap, window, Options(), digest=digest)
     acts, elements, screens = steps_load.actions(
         path, fam, cap, window.start_ms, window.end_ms, False
@@ -178,7 +179,7 @@ def _compile_day(t: DayTask, result: Any) -> DayResult:
     acts, how = resolve_all(steps_load.reattributed(acts, cap), elements, screens)
     snaps = [s for s in cap.snapshots if window.start_ms <= s.ts_ms < window.end_ms]
     steps = stream(acts, snaps, how, t.tz, False)
-    return result(  # type: ignore[no-any-return]
+    return result(
         True,
         fingerprint=fingerprint,
         doc_json=to_json(doc),
