@@ -4,6 +4,7 @@ same as the in-process compile's, byte for byte for the documents."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,8 +45,8 @@ def test_ray_gives_the_in_process_results(
     assert [(f.person, f.day) for f in s.failures] == [("broken", "2026-03-02")]
     assert s.failures[0].reason == team.summary.failures[0].reason
     assert (s.compiled, s.source_rows) == (team.summary.compiled, team.summary.source_rows)
-    assert 1 <= len(s.worker_peak_rss_kb) <= 2  # the tasks ran in Ray's worker processes
-    assert not set(s.worker_peak_rss_kb) & set(team.summary.worker_peak_rss_kb)
+    # The tasks ran in Ray's worker processes, not in this one.
+    assert s.worker_peak_rss_kb and os.getpid() not in s.worker_peak_rss_kb
 
     local_docs = sorted(p.relative_to(team.out) for p in (team.out / "docs").rglob("*.json"))
     ray_docs = sorted(p.relative_to(out) for p in (out / "docs").rglob("*.json"))
