@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
+from .. import __version__
 from ..errors import ActframesError
 
 # Bumped when what a task produces changes, so a re-run recompiles every day.
@@ -168,7 +169,7 @@ def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     window = day_window(t.day, t.tz)
     cap = steps_load.read_capture(path, fam, window.start_ms, window.end_ms)
     digest = capture_digest(cap)
-    fingerprint = f"{TASK_VERSION}:{int(t.with_titles)}:{digest}"
+    fingerprint = f"{TASK_VERSION}:{__version__}:{int(t.with_titles)}:{digest}"
     n_rows = len(cap.snapshots) + len(cap.all_events())
     if t.previous == fingerprint:
         return result(True, unchanged=True, fingerprint=fingerprint, rows=n_rows)
