@@ -57,7 +57,9 @@ class Progress:
 
     def __init__(self, total: int, stream: TextIO | None) -> None:
         self.total = total
-        self.stream = stream if stream is not None and stream.isatty() else None
+        # Off as the other bars are (actframes.progress): ACTFRAMES_PROGRESS=0 silences it.
+        off = os.environ.get("ACTFRAMES_PROGRESS", "") == "0"
+        self.stream = stream if stream is not None and stream.isatty() and not off else None
         self.t0 = time.monotonic()
         self.last = 0.0
         self.done = 0
