@@ -281,4 +281,7 @@ def _store_days(item: tuple[str, str, str]) -> tuple[str, list[str], str]:
 
 def print_failure(f: Failure, stream: TextIO | None = None) -> None:
     where = f"{f.person} {f.day}" if f.day else f.person
-    (stream or sys.stderr).write(f"actframes: team: {where}: {f.reason}\n")
+    out = stream or sys.stderr
+    if out.isatty():
+        out.write("\r\x1b[K")  # over the progress line, which is drawn again after it
+    out.write(f"actframes: team: {where}: {f.reason}\n")
