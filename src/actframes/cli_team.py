@@ -139,7 +139,14 @@ def report(folder: Path, min_people: int, out: Path | None, no_charts: bool) -> 
 @team.command(context_settings=HELP)
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.argument("sql")
-@click.option("--format", "fmt", type=click.Choice(["tsv", "json"]), default="tsv")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["tsv", "json"]),
+    default="tsv",
+    show_default=True,
+    help="Tab-separated with a header line, or one JSON object per row.",
+)
 def query(folder: Path, sql: str, fmt: str) -> None:
     """Run SQL (DuckDB) over FOLDER's datasets: views ledger, frames, steps, routines, h."""
     from .team.query import run_query, to_tsv
