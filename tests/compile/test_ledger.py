@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from actframes.compile.ledger import round_half_up_s
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .caps import cap, compile_, snap
+from actframes.compile.ledger import largest_remainder_s, round_half_up_s
+from actframes.compile.site import site_of
+from actframes.model import Snapshot
+
+from .caps import at, cap, compile_, snap
+
+APPS = ["Code", "Slack", "LockApp.exe"]
+URLS = [None, None, "https://github.com/a/b", "https://mail.google.com/x"]
 
 
 def test_round_half_up() -> None:
@@ -48,3 +56,58 @@ def test_filter_hides_frames_but_never_changes_the_ledger() -> None:
     assert [f["app"] for f in hidden["frames"]] == ["Code", "Code"]
     assert hidden["omitted"] == {"frames": 2, "active_s": 30, "by": {"min_active_s": 60}}
     assert full["omitted"] == {"frames": 0, "active_s": 0}
+
+
+def test_rounding_is_once_over_the_ledger_so_the_total_is_exact() -> None:
+    # Three apps of 1.5 s each: 4.5 s in all, 5 s rounded. Rounding each app half up
+    # would say 6 s; the ledger says 5 s: each app its floor, and the two seconds left
+    # go to the equal remainders in name order.
+    rows = [snap(1, 0, "c"), snap(2, 1.5, "b"), snap(3, 3, "a"), snap(4, 4.5, "z")]
+    doc = compile_(cap(rows))
+    by_app = {e["app"]: e["active_s"] for e in doc["ledger"]}
+    assert by_app == {"a": 2, "b": 2, "c": 1, "z": 0}
+    assert doc["coverage"]["active_s"] == 5
+
+
+@st.composite
+def one_stream(draw: st.DrawFn) -> list[Snapshot]:
+    n = draw(st.integers(min_value=1, max_value=50))
+    out, t = [], 0
+    for rid in range(1, n + 1):
+        out.append(Snapshot(rid, at(0) + t, draw(st.sampled_from(APPS)),
+                            f"t{draw(st.integers(0, 2))}", draw(st.sampled_from(URLS)), ""))
+        # Odd milliseconds, flickers, capped dwell and session gaps.
+        t += draw(st.one_of(st.integers(1, 2_999), st.integers(3_000, 400_000)))
+    return out
+
+
+@given(one_stream())
+@settings(max_examples=150, deadline=None)
+def test_every_ledger_entry_is_within_a_second_of_its_exact_sum(rows: list[Snapshot]) -> None:
+    # The exact time of each key, by §2's dwell rule, computed here independently.
+    exact: dict[tuple[str, str | None], int] = {}
+    for r, nxt in zip(rows, rows[1:], strict=False):
+        gap = nxt.ts_ms - r.ts_ms
+        earned = min(gap, 90_000) if gap <= 300_000 else 0
+        key = (r.app, site_of(r.url))
+        exact[key] = exact.get(key, 0) + earned
+    doc = compile_(cap(rows))
+    shown = {(e["app"], e.get("site")): e["active_s"] for e in doc["ledger"]}
+    assert set(shown) == set(exact) | {(rows[-1].app, site_of(rows[-1].url))}
+    for key, secs in shown.items():
+        assert abs(secs * 1000 - exact.get(key, 0)) < 1000, key
+    total = sum(exact.values())
+    assert doc["coverage"]["active_s"] == sum(shown.values()) == round_half_up_s(total)
+    pieces: dict[tuple[str, str | None], int] = {}
+    for f in doc["frames"]:
+        for p in [f, *f["interruptions"]]:
+            k = (p["app"], p.get("site"))
+            pieces[k] = pieces.get(k, 0) + p["active_s"]
+    assert {k: v for k, v in pieces.items() if v} == {k: v for k, v in shown.items() if v}
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10_000_000), max_size=40))
+def test_largest_remainder_keeps_floor_or_ceiling_and_the_rounded_total(ms: list[int]) -> None:
+    secs = largest_remainder_s(ms)
+    assert sum(secs) == round_half_up_s(sum(ms))
+    assert all(m // 1000 <= s <= -(-m // 1000) for m, s in zip(ms, secs, strict=True))

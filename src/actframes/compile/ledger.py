@@ -40,24 +40,40 @@ def round_half_up_s(ms: int) -> int:
 def build_ledger(pieces: Sequence[Piece]) -> list[LedgerEntry]:
     """Ledger over every frame and interruption, before any filtering.
 
-    Each entry's seconds are its exact millisecond sum rounded half up once. Those
-    seconds are then shared among the entry's pieces by largest remainder (ties: earlier
-    piece first), so the pieces' seconds add up to the entry exactly and each piece is
-    within a second of its exact time.
+    Seconds are rounded once, over the whole ledger: the total is the exact millisecond
+    sum of every key rounded half up, and it is shared among the keys by largest
+    remainder (ties: app, then site, absent first), so each entry is its exact time's
+    floor or ceiling — within a second of it — and the entries add up to the total.
+    Each entry's seconds are then shared among its pieces the same way (ties: earlier
+    piece first), so the pieces' seconds add up to the entry exactly.
     """
     groups: dict[tuple[str, str | None], list[Piece]] = {}
     for p in pieces:
         groups.setdefault(p.key, []).append(p)
+    keys = sorted(groups, key=lambda k: (k[0], k[1] is not None, k[1] or ""))
+    exact = [sum(p.credit_ms for p in groups[k]) for k in keys]
+    seconds = largest_remainder_s(exact)
     ledger: list[LedgerEntry] = []
-    for (app, site), group in groups.items():
-        ms = sum(p.credit_ms for p in group)
-        secs = round_half_up_s(ms)
+    for (app, site), ms, secs in zip(keys, exact, seconds, strict=True):
+        group = groups[(app, site)]
         _apportion(group, secs)
-        keys = sum(p.input.get("keys", 0) for p in group)
+        n_keys = sum(p.input.get("keys", 0) for p in group)
         clicks = sum(p.input.get("clicks", 0) for p in group)
-        ledger.append(LedgerEntry(app, site, ms, secs, keys, clicks))
+        ledger.append(LedgerEntry(app, site, ms, secs, n_keys, clicks))
     ledger.sort(key=lambda e: (-e.active_s, e.app, e.site or ""))
     return ledger
+
+
+def largest_remainder_s(exact_ms: Sequence[int]) -> list[int]:
+    """Whole seconds for each of ``exact_ms`` that add up to their sum rounded half up:
+    each gets its floor, and the seconds left go to the largest remainders (ties: the
+    earlier in the given order)."""
+    floors = [ms // 1000 for ms in exact_ms]
+    extra = round_half_up_s(sum(exact_ms)) - sum(floors)
+    order = sorted(range(len(exact_ms)), key=lambda i: (-(exact_ms[i] % 1000), i))
+    for i in order[:extra]:
+        floors[i] += 1
+    return floors
 
 
 def _apportion(group: Sequence[Piece], total_s: int) -> None:
