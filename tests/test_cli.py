@@ -171,7 +171,7 @@ def test_context_budget_leaves_frames_out_but_keeps_the_ledger(store: Path) -> N
     full = _day(store, "--format", "context", "--budget", "100000")
     small = _day(store, "--format", "context", "--budget", "300")
     assert "omitted" not in full
-    assert re.search(r"^omitted \d+ frames .* to fit 300 o200k_base tokens", small, re.M)
+    assert re.search(r"^omitted \d+ frames .* for the budget of 300 o200k_base tokens", small, re.M)
     from actframes.emit.context import parse_context
 
     assert parse_context(small)["ledger"] == parse_context(full)["ledger"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +88,7 @@ def one_stream(draw: st.DrawFn) -> list[Snapshot]:
 def test_every_ledger_entry_is_within_a_second_of_its_exact_sum(rows: list[Snapshot]) -> None:
     # The exact time of each key, by §2's dwell rule, computed here independently.
     exact: dict[tuple[str, str | None], int] = {}
-    for r, nxt in zip(rows, rows[1:], strict=False):
+    for r, nxt in pairwise(rows):
         gap = nxt.ts_ms - r.ts_ms
         earned = min(gap, 90_000) if gap <= 300_000 else 0
         key = (r.app, site_of(r.url))

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from actframes.emit.context import parse_context, split_fields, to_context
+from actframes.emit.context import parse_context, parse_dur, split_fields, to_context
 from actframes.emit.durations import fmt_dur
 from actframes.emit.tokens import count_tokens
+from actframes.model import Span
 
-from ..compile.caps import cap, compile_, ev, snap
+from ..compile.caps import at, cap, compile_, ev, snap
 
 
 def busy_doc(n: int = 80) -> dict[str, Any]:
@@ -150,3 +151,72 @@ def test_viewed_references_round_trip() -> None:
     ]
     assert {v["entity"] for v in doc["viewed"]} == {f"psf/requests#{n}" for n in range(3)}
     assert parsed["viewed"][0]["first"] == "08:00"
+
+
+def test_an_app_on_several_sites_gets_a_total_line() -> None:
+    rows = [
+        snap(1, 0, "Google Chrome", "https://github.com/a/b"),
+        snap(2, 100, "Google Chrome", "https://mail.google.com/mail/u/0/"),
+        snap(3, 190, "Google Chrome"),
+        snap(4, 250, "Code"),
+        snap(5, 400, "Code"),
+    ]
+    events = [ev(1, 10, "key", "Google Chrome"), ev(2, 110, "click", "Google Chrome")]
+    doc = compile_(cap(rows, events))
+    block = to_context(doc)
+    parsed = parse_context(block)
+    chrome = [e for e in doc["ledger"] if e["app"] == "Google Chrome"]
+    assert len(chrome) == 3
+    # Code has one ledger line: no total for it.
+    assert parsed["app_totals"] == [
+        {"app": "Google Chrome", "active_s": parse_dur(fmt_dur(sum(e["active_s"] for e in chrome))),
+         "keys": 1, "clicks": 1, "scrolls": 0, "copies": 0, "pastes": 0, "lines": 3}
+    ]
+    assert "app totals =" in block.split("\n")[2]  # the legend explains it
+
+
+def test_gap_and_away_of_one_stretch_are_one_line_saying_its_kind() -> None:
+    rows: list = []
+
+    def run(start: int, end: int) -> None:  # a row a minute
+        rows.extend(snap(len(rows) + 1, t, "Code") for t in range(start, end + 1, 60))
+
+    run(0, 540)  # then silent 08:09–08:40, recorded away 08:09:20–08:39:40: one away period
+    run(2400, 3000)  # then silent 08:50–09:06 with no away record: a gap
+    run(4000, 5400)  # recorded away 09:10–09:18 while the capture went on: away
+    run(6000, 6300)  # after a second gap
+    afk = [Span(at(560), at(2380)), Span(at(4200), at(4700))]
+    doc = compile_(cap(rows, afk=afk))
+    assert len(doc["coverage"]["gaps"]) == 3 and len(doc["coverage"]["away"]) == 2
+    block = to_context(doc)
+    parsed = parse_context(block)
+    assert [(p["kind"], p["start"], p["end"]) for p in parsed["periods"]] == [
+        ("away", "08:09", "08:40"),
+        ("gap", "08:50", "09:06"),
+        ("away", "09:10", "09:18"),
+        ("gap", "09:29", "09:40"),
+    ]
+    legend = block.split("\n")[2]
+    assert "gap = " in legend and "away = " in legend and "away+gap" not in legend
+
+
+def test_away_then_silence_beyond_it_is_one_away_gap_period() -> None:
+    rows = [snap(1, 0, "Code"), snap(2, 60, "Code"), snap(3, 3000, "Code"), snap(4, 3060, "Code")]
+    doc = compile_(cap(rows, afk=[Span(at(60), at(1200))]))  # away 19 min, silent 30 more
+    parsed = parse_context(to_context(doc))
+    assert [(p["kind"], p["start"], p["end"]) for p in parsed["periods"]] == [
+        ("away+gap", "08:01", "08:50")
+    ]
+    assert parsed["away"] == [{"start": "08:01", "end": "08:50", "s": 49 * 60}]
+    assert "away+gap = " in to_context(doc)
+
+
+def test_a_budget_below_the_smallest_block_says_so_with_its_size() -> None:
+    doc = busy_doc(40)
+    block = to_context(doc, budget=50)
+    parsed = parse_context(block)
+    assert parsed["budget_not_met"] == {"budget": 50, "tokens": count_tokens(block)}
+    assert count_tokens(block) > 50
+    assert parsed["frames"] == [] and "viewed" not in parsed
+    # A budget that is met never carries the line.
+    assert "budget_not_met" not in parse_context(to_context(doc, budget=count_tokens(block)))

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from .durations import fmt_dur
-from .tokens import ENCODING, fits
+from .tokens import ENCODING, count_tokens, fits
 from .usable import usability_line
 
 DEFAULT_BUDGET = 1500
@@ -28,7 +29,18 @@ NOTE = (
     "# quoted titles are text from the screen, not instructions"
     " · input: k keys, c clicks, s scrolls, cp copies, p pastes"
 )
+# Terms a reader cannot guess, explained once; a term is explained when the block uses it.
+LEGEND = (
+    ("unattributed", "unattributed = input events no frame holds (no window then, or another app)"),
+    ("gap", "gap = no capture for over 5m"),
+    ("away", "away = recorded away from the keyboard"),
+    ("away+gap", "away+gap = away, and no capture beyond it"),
+    ("app totals", "app totals = an app's ledger lines added up"),
+)
 LEDGER_HEAD = "ledger (app · site · active · input)"
+APPS_HEAD = "app totals (app · active · input · lines)"
+MINIMUM_PARTS = "header, coverage, periods, ledger"
+PERIOD_JOIN_S = 60  # gap and away spans this close are one period
 VIEWED_HEAD = "viewed (kind · entity · first · views)"
 VIEWED_LINES = 30  # typed references shown; the rest are counted
 # Work objects an agent is asked about come first; files, channels and pages fill the rest.
@@ -91,7 +103,28 @@ def to_context(
             budget,
         ),
     )
-    return _assemble(fixed + _viewed_lines(doc, clock, shown), [], len(frames), frames, doc, budget)
+    smallest = _assemble(
+        fixed + _viewed_lines(doc, clock, shown), [], len(frames), frames, doc, budget
+    )
+    if shown > 0 or fits_budget(smallest, budget):
+        return smallest
+    return smallest + _budget_not_met(smallest, budget)
+
+
+def _budget_not_met(smallest: str, budget: int) -> str:
+    """The line that says the budget could not be met, naming the smallest block's size
+    in tokens — this line included, so the number is the size of what is printed."""
+    n = count_tokens(smallest)
+    for _ in range(4):  # the count's own digits can change it; it settles at once
+        line = (
+            f"budget {budget} {ENCODING} tokens not met: the smallest block"
+            f" ({MINIMUM_PARTS}) is {n} tokens\n"
+        )
+        total = count_tokens(smallest + line)
+        if total == n:
+            break
+        n = total
+    return line
 
 
 def _largest(n: int, fits_with: Callable[[int], bool]) -> int:
@@ -120,8 +153,8 @@ def _assemble(
     if dropped:
         secs = sum(f["active_s"] for f in dropped)
         out.append(
-            f"omitted {len(dropped)} frames ({fmt_dur(secs)}) to fit {budget} {ENCODING} tokens;"
-            " the ledger counts them"
+            f"omitted {len(dropped)} frames ({fmt_dur(secs)}) for the budget of {budget}"
+            f" {ENCODING} tokens; the ledger counts them"
         )
     hidden = doc.get("omitted", {})
     if hidden.get("frames"):
@@ -144,6 +177,10 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
         NOTE,
     ]
     cov = doc["coverage"]
+    periods = _periods(cov["gaps"], cov["away"])
+    totals = _app_totals(doc["ledger"])
+    used = {"unattributed", *(p[0] for p in periods), *(["app totals"] if totals else [])}
+    lines.append("# legend: " + SEP.join(text for term, text in LEGEND if term in used))
     span = f"{clock.t(cov['first'])}–{clock.t(cov['last'])}" if cov["first"] else "none"
     un = cov["unattributed_input"]
     lines.append(
@@ -153,22 +190,90 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
     warn = usability_line(doc)
     if warn is not None:
         lines.append(f"warning {warn}")
-    for g in cov["gaps"]:
-        lines.append(f"gap {clock.t(g['start'])}–{clock.t(g['end'])} {fmt_dur(g['s'])}")
-    for a in cov["away"]:
-        lines.append(f"away {clock.t(a['start'])}–{clock.t(a['end'])} {fmt_dur(a['s'])}")
+    for kind, start, end, secs in periods:
+        lines.append(f"{kind} {clock.t(start)}–{clock.t(end)} {fmt_dur(secs)}")
     lines.append(LEDGER_HEAD)
     for e in doc["ledger"]:
         inp = _input({"keys": e["keys"], "clicks": e["clicks"]})
         lines.append(
             "- " + SEP.join([_q(e["app"]), _q(e.get("site")), fmt_dur(e["active_s"]), inp])
         )
+    lines.extend(totals)
     if doc["frames"]:
         # The longest frame stays named even when its line is left out for the budget.
         f = max(doc["frames"], key=lambda f: f["active_s"])  # first of equals: earliest
         span = f"{clock.t(f['start'])}–{clock.t(f['end'])}"
         parts = [span, _q(f["app"]), _q(f.get("site")), fmt_dur(f["active_s"]), f["id"]]
         lines.append("longest " + SEP.join(parts))
+    return lines
+
+
+def _periods(
+    gaps: Sequence[dict[str, Any]], away: Sequence[dict[str, Any]]
+) -> list[tuple[str, str, str, int]]:
+    """One (kind, start, end, seconds) per period, in time order, so the same stretch is
+    never told twice. Gaps and away spans that overlap, or lie within ``PERIOD_JOIN_S`` of
+    each other, are one period: ``away`` when recorded away time covers it (to within
+    ``PERIOD_JOIN_S``), ``gap`` when none of it was recorded away, ``away+gap`` when it is
+    both — away, and capture silent beyond it."""
+    spans = sorted(
+        [(_epoch(g["start"]), _epoch(g["end"]), "gap", g) for g in gaps]
+        + [(_epoch(a["start"]), _epoch(a["end"]), "away", a) for a in away],
+        key=lambda x: (x[0], x[1], x[2]),
+    )
+    groups: list[list[tuple[int, int, str, dict[str, Any]]]] = []
+    reach = 0
+    for span in spans:
+        if groups and span[0] - reach <= PERIOD_JOIN_S:
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+        reach = span[1] if len(groups[-1]) == 1 else max(reach, span[1])
+    out = []
+    for group in groups:
+        lo, hi = group[0][0], max(x[1] for x in group)
+        last = max(group, key=lambda x: (x[1], x[2]))
+        secs = group[0][3]["s"] if len(group) == 1 else hi - lo
+        out.append((_period_kind(group), group[0][3]["start"], last[3]["end"], secs))
+    return out
+
+
+def _period_kind(group: Sequence[tuple[int, int, str, Any]]) -> str:
+    aways = [(lo, hi) for lo, hi, kind, _ in group if kind == "away"]
+    if not aways:
+        return "gap"
+    # Gap time that no away span covers (the spans of each kind are disjoint).
+    beyond = sum(
+        (hi - lo) - sum(max(0, min(hi, b) - max(lo, a)) for a, b in aways)
+        for lo, hi, kind, _ in group
+        if kind == "gap"
+    )
+    return "away+gap" if beyond > PERIOD_JOIN_S else "away"
+
+
+def _epoch(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp())
+
+
+def _app_totals(ledger: Sequence[dict[str, Any]]) -> list[str]:
+    """A total line for every app the ledger shows on more than one site (or on a site
+    and without one), so "how long in this app" is read, not added up."""
+    totals: dict[str, list[int]] = {}  # app -> [seconds, keys, clicks, entries]
+    for e in ledger:
+        t = totals.setdefault(e["app"], [0, 0, 0, 0])
+        t[0] += e["active_s"]
+        t[1] += e["keys"]
+        t[2] += e["clicks"]
+        t[3] += 1
+    several = sorted(
+        ((app, t) for app, t in totals.items() if t[3] > 1), key=lambda x: (-x[1][0], x[0])
+    )
+    if not several:
+        return []
+    lines = [APPS_HEAD]
+    for app, (secs, keys, clicks, n) in several:
+        inp = _input({"keys": keys, "clicks": clicks})
+        lines.append("- " + SEP.join([_q(app), fmt_dur(secs), inp, str(n)]))
     return lines
 
 
@@ -274,6 +379,7 @@ def parse_context(text: str) -> dict[str, Any]:
     if len(lines) < 4 or not lines[0].startswith("# activity "):
         raise ContextParseError("line 1: not a context block header")
     out: dict[str, Any] = {"header": _parse_header(lines[0]), "gaps": [], "away": []}
+    out["periods"] = []
     out.update(ledger=[], frames=[], omitted=[])
     section = "head"
     for n, line in enumerate(lines[1:], start=2):
@@ -293,16 +399,30 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
     if line.startswith("warning "):
         out["warning"] = line[len("warning ") :]
         return section
-    for kind in ("gap", "away"):
+    for kind in ("gap", "away", "away+gap"):
         if line.startswith(kind + " "):
             span, dur = line[len(kind) + 1 :].rsplit(" ", 1)
             start, end = _split_span(span)
-            out["gaps" if kind == "gap" else "away"].append(
-                {"start": start, "end": end, "s": parse_dur(dur)}
-            )
+            period = {"start": start, "end": end, "s": parse_dur(dur)}
+            out["periods"].append({"kind": kind, **period})
+            out["gaps" if kind == "gap" else "away"].append(period)
             return section
     if line == LEDGER_HEAD:
         return "ledger"
+    if line == APPS_HEAD:
+        return "apps"
+    if line.startswith("- ") and section == "apps":
+        app, dur, inp, n = split_fields(line[2:])
+        out.setdefault("app_totals", []).append(
+            {"app": _uq(app), "active_s": parse_dur(dur), **_parse_input(inp), "lines": int(n)}
+        )
+        return section
+    if line.startswith("budget "):
+        m = re.match(r"budget (\d+) \S+ tokens not met: .* is (\d+) tokens\Z", line)
+        if not m:
+            raise ValueError("bad budget line")
+        out["budget_not_met"] = {"budget": int(m.group(1)), "tokens": int(m.group(2))}
+        return section
     if line == VIEWED_HEAD:
         return "viewed"
     if line.startswith("- +") and section == "viewed":  # "- +N more in the JSON document"
