@@ -220,3 +220,12 @@ def test_a_budget_below_the_smallest_block_says_so_with_its_size() -> None:
     assert parsed["frames"] == [] and "viewed" not in parsed
     # A budget that is met never carries the line.
     assert "budget_not_met" not in parse_context(to_context(doc, budget=count_tokens(block)))
+
+
+def test_viewed_labels_are_quoted_and_parse_back() -> None:
+    doc_url = "https://docs.google.com/document/d/1Bctq8S86erXi0o5/edit"
+    rows = [snap(1, 0, "Google Chrome", doc_url, 'Design · "doc"; v2 - Google Docs'),
+            snap(2, 30, "Code")]
+    doc = compile_(cap(rows))
+    (v,) = parse_context(to_context(doc))["viewed"]
+    assert (v["entity"], v["label"]) == ("1Bctq8S86erXi0o5", 'Design · "doc"; v2 - Google Docs')

@@ -17,6 +17,7 @@ from ..window import Window, zone
 from .attribute import INPUT_FIELDS, Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
 from .entities import PAGE, clean_title, row_ref
+from .labels import Shown, label, merge
 from .ledger import LedgerEntry, round_half_up_s
 from .pieces import Piece, Row
 from .ranges import compact, compact_within
@@ -80,16 +81,33 @@ def titles(rows: Sequence[Row]) -> list[str]:
     return list(seen)
 
 
-Views = dict[tuple[str, str], list[int]]  # reference -> [views, first view ms]
+Ref = tuple[str, str]  # (kind, entity)
+Views = dict[Ref, list[int]]  # reference -> [views, first view ms]
 
 
-def views(rows: Sequence[Row]) -> Views:
+class PieceViews(FrozenRecord):
+    """One piece's references: views per reference, and the titles shown with each
+    reference that came from a URL (for its label)."""
+
+    __slots__ = _fields = ("views", "shown")
+
+    views: Views
+    shown: dict[Ref, Shown]
+
+    def __init__(self, views: Views, shown: dict[Ref, Shown]) -> None:
+        object.__setattr__(self, "views", views)
+        object.__setattr__(self, "shown", shown)
+
+
+def views(rows: Sequence[Row]) -> PieceViews:
     """Views per reference: a view is a run of consecutive rows that show one reference
     (the URL's page, else the entity the window title names). Rows that name nothing
     neither start nor end a view, so A, B, A counts A twice and B once."""
     seen: Views = {}
-    prev: tuple[str, str] | None = None
-    ref: tuple[str, str] | None = None
+    shown: dict[Ref, Shown] = {}
+    prev: Ref | None = None
+    ref: Ref | None = None
+    titles_of: Shown | None = None
     last: tuple[object, object, object] = (seen, seen, seen)  # matches no row
     for r in rows:
         s = r.snap
@@ -99,8 +117,12 @@ def views(rows: Sequence[Row]) -> Views:
         if app is not last[0] or title is not last[1] or url is not last[2]:
             ref = row_ref(app, title, url)
             last = (app, title, url)
+            titles_of = shown.setdefault(ref, {}) if url and ref is not None else None
         if ref is None:
             continue
+        if titles_of is not None:
+            key = (app, title)
+            titles_of[key] = titles_of.get(key, 0) + r.end_ms - r.start_ms
         if ref != prev:
             got = seen.get(ref)
             if got is None:
@@ -108,13 +130,16 @@ def views(rows: Sequence[Row]) -> Views:
             else:
                 got[0] += 1
         prev = ref
-    return seen
+    return PieceViews(seen, shown)
 
 
-def pages(seen: Views) -> list[dict[str, Any]]:
+def pages(pv: PieceViews) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for (kind, entity), (n, _) in seen.items():
+    for (kind, entity), (n, _) in pv.views.items():
         item: dict[str, Any] = {"kind": kind, "entity": entity}
+        name = label(entity, pv.shown.get((kind, entity), {}))
+        if name is not None:
+            item["label"] = name
         if n > 1:
             item["count"] = n
         out.append(item)
@@ -122,13 +147,15 @@ def pages(seen: Views) -> list[dict[str, Any]]:
 
 
 def viewed(
-    pieces: Sequence[Piece], clock: Clock, views_of: dict[int, Views]
+    pieces: Sequence[Piece], clock: Clock, views_of: dict[int, PieceViews]
 ) -> list[dict[str, Any]]:
     """Every typed reference (any kind but ``page``) seen in any frame or interruption,
-    before filtering: its first view and its number of views, in order of first view."""
+    before filtering: its label, first view and number of views, in order of first view."""
     merged: Views = {}
+    shown: dict[Ref, Shown] = {}
     for p in pieces:
-        for ref, (n, first) in views_of[id(p)].items():
+        pv = views_of[id(p)]
+        for ref, (n, first) in pv.views.items():
             if ref[0] == PAGE:
                 continue
             got = merged.get(ref)
@@ -137,11 +164,18 @@ def viewed(
             else:
                 got[0] += n
                 got[1] = min(got[1], first)
+            if ref in pv.shown:
+                merge(shown.setdefault(ref, {}), pv.shown[ref])
     order = sorted(merged.items(), key=lambda kv: (kv[1][1], kv[0]))
-    return [
-        {"kind": kind, "entity": entity, "first": clock.iso(first), "views": n}
-        for (kind, entity), (n, first) in order
-    ]
+    out: list[dict[str, Any]] = []
+    for (kind, entity), (n, first) in order:
+        item: dict[str, Any] = {"kind": kind, "entity": entity}
+        name = label(entity, shown.get((kind, entity), {}))
+        if name is not None:
+            item["label"] = name
+        item.update(first=clock.iso(first), views=n)
+        out.append(item)
+    return out
 
 
 def evidence(piece: Piece) -> dict[str, str]:
@@ -151,7 +185,7 @@ def evidence(piece: Piece) -> dict[str, str]:
     }
 
 
-def frame_obj(f: Piece, clock: Clock, views_of: dict[int, Views]) -> Doc:
+def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> Doc:
     obj: Doc = {"id": f.id, "app": f.app}
     if f.site is not None:
         obj["site"] = f.site

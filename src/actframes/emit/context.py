@@ -41,7 +41,7 @@ LEDGER_HEAD = "ledger (app · site · active · input)"
 APPS_HEAD = "app totals (app · active · input · lines)"
 MINIMUM_PARTS = "header, coverage, periods, ledger"
 PERIOD_JOIN_S = 60  # gap and away spans this close are one period
-VIEWED_HEAD = "viewed (kind · entity · first · views)"
+VIEWED_HEAD = "viewed (kind · entity · first · views · label)"
 VIEWED_LINES = 30  # typed references shown; the rest are counted
 # Work objects an agent is asked about come first; files, channels and pages fill the rest.
 WORK_KINDS = frozenset(
@@ -291,6 +291,8 @@ def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int) -> list[str]:
     for i in sorted(ranked[:limit]):
         v = seen[i]
         cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
+        if "label" in v:  # what the window title called it, always quoted: screen text
+            cells.append(json.dumps(_clip(v["label"]), ensure_ascii=False))
         lines.append("- " + SEP.join(cells))
     if len(seen) > limit:
         lines.append(f"- +{len(seen) - limit} more in the JSON document")
@@ -429,10 +431,12 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
         out["viewed_more"] = int(line[3:].split()[0])
         return section
     if line.startswith("- ") and section == "viewed":
-        kind, entity, first, n = split_fields(line[2:])
-        out.setdefault("viewed", []).append(
-            {"kind": kind, "entity": _uq(entity), "first": first, "views": int(n)}
-        )
+        kind, entity, first, n, *named = split_fields(line[2:])
+        item = {"kind": kind, "entity": _uq(entity), "first": first, "views": int(n)}
+        if named:
+            (text,) = named
+            item["label"] = json.loads(text)
+        out.setdefault("viewed", []).append(item)
         return section
     if line.startswith("longest "):
         span, app, site, dur, fid = split_fields(line[len("longest ") :])

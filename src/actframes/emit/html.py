@@ -646,7 +646,8 @@ SCRIPT = """
     if (f.titles.length) { row("titles", list(f.titles)); }
     if (f.pages.length) {
       row("pages", list(f.pages.map(function (p) {
-        return p.kind + " " + p.entity + (p.count ? " \\u00d7" + p.count : "");
+        return p.kind + " " + p.entity + (p.label ? " \\u201c" + p.label + "\\u201d" : "") +
+          (p.count ? " \\u00d7" + p.count : "");
       })));
     }
     if (f.interruptions.length) {

@@ -1,0 +1,36 @@
+"""A reference's label: what its window title called the thing a URL points at.
+
+A page reference from a URL is keyed by an id (`doc 7733d7210dff`, `question 990754`); the
+browser's window title usually names the same thing in words ("Design doc - Google Docs").
+The label is the title shown longest while the reference was on screen (ties: the first
+seen), without the browser's own suffix — unless that title names nothing more than the
+id or the address itself. References read from a title (no URL) are named by it already.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .entities import clean_title
+
+# Titles shown while a reference was on screen: (app, title) -> milliseconds held.
+Shown = dict[tuple[str, str], int]
+
+# A title that is only an address: what browsers show while a page loads.
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:\S*|[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?)", re.I)
+
+
+def label(entity: str, shown: Shown) -> str | None:
+    """The label for ``entity`` from the titles shown with it, or None."""
+    if not shown:
+        return None
+    (app, title), _ = max(shown.items(), key=lambda kv: kv[1])  # first of equals
+    text = clean_title(app, title)
+    if not text or text.casefold() == entity.casefold() or _ADDRESS.fullmatch(text):
+        return None
+    return text
+
+
+def merge(into: Shown, more: Shown) -> None:
+    for key, ms in more.items():
+        into[key] = into.get(key, 0) + ms
