@@ -15,11 +15,12 @@ import json
 from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
+from pydantic import Field
 
 from . import __version__
 from .cache import DocCache, default_cache_dir
@@ -27,6 +28,7 @@ from .compile.pipeline import Options
 from .emit.context import DEFAULT_BUDGET, to_context
 from .emit.json_out import to_json
 from .errors import ActframesError
+from .mcp_strict import StrictServer
 from .resident import ResidentCache
 from .sources import open_source
 from .window import Window, day_window, hours_window, local_day_of, parse_day, parse_local
@@ -39,6 +41,17 @@ NOTICE = (
 MAX_WINDOW_DAYS = 31  # longer windows are refused: a day-by-day question fits in this
 MAX_SEARCH_DAYS = 31
 MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at most
+MIN_BUDGET, MAX_BUDGET = 100, 100_000
+
+# The limits, in the tools' input schemas, so a client sees them before it calls.
+Hours = Annotated[float, Field(gt=0, le=MAX_WINDOW_DAYS * 24, description="hours back from now")]
+Day = Annotated[str, Field(description="a local day, YYYY-MM-DD")]
+Days = Annotated[int, Field(ge=1, le=MAX_SEARCH_DAYS)]
+RoutineDays = Annotated[int, Field(ge=1, le=MAX_ROUTINE_DAYS)]
+Budget = Annotated[int, Field(ge=MIN_BUDGET, le=MAX_BUDGET, description="o200k tokens")]
+MinMinutes = Annotated[float, Field(ge=0, le=24 * 60)]
+Limit = Annotated[int, Field(ge=1, le=500)]
+MinDays = Annotated[int, Field(ge=1, le=MAX_ROUTINE_DAYS)]
 INSTRUCTIONS = (
     "Activity Frames tells you what the user did at the computer: apps, sites, documents, "
     "time spent, input counts, with evidence. Start with get_context (the last hours or a "
@@ -231,17 +244,17 @@ def build_server(
 ) -> MCPServer:
     svc = Service(db, tz, source, now_ms)
     policy = replay_policy or ReplayPolicy()
-    server = MCPServer(
+    server: MCPServer = StrictServer(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"
     )
 
     @server.tool()
     def get_context(
-        hours: float | None = None,
-        day: str | None = None,
+        hours: Hours | None = None,
+        day: Day | None = None,
         since: str | None = None,
         until: str | None = None,
-        budget_tokens: int = DEFAULT_BUDGET,
+        budget_tokens: Budget = DEFAULT_BUDGET,
     ) -> CallToolResult:
         """The user's activity as a compact, measured context block for a window of time.
 
@@ -250,8 +263,8 @@ def build_server(
         left out to fit budget_tokens, in o200k tokens). Window: the last `hours`, a local
         `day` (YYYY-MM-DD), or `since`/`until`; default the last 2 hours.
         """
-        if not 100 <= budget_tokens <= 100_000:
-            raise ToolError("budget_tokens must be between 100 and 100000")
+        if not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
+            raise ToolError(f"budget_tokens must be between {MIN_BUDGET} and {MAX_BUDGET}")
         window = svc.window(hours=hours, day=day, since=since, until=until, default_hours=2)
         doc, block = svc.context(window, budget_tokens)
         return _result(
@@ -260,10 +273,10 @@ def build_server(
 
     @server.tool()
     def get_activity(
-        day: str | None = None,
+        day: Day | None = None,
         since: str | None = None,
         until: str | None = None,
-        min_minutes: float = 0,
+        min_minutes: MinMinutes = 0,
     ) -> CallToolResult:
         """The full measured document (JSON, schema_version 1) of a day or a span of time.
 
@@ -275,7 +288,7 @@ def build_server(
         return _result(to_json(doc), {"document": doc})
 
     @server.tool()
-    def get_day_summary(day: str | None = None) -> CallToolResult:
+    def get_day_summary(day: Day | None = None) -> CallToolResult:
         """Coverage, time per app and site, and the most-viewed entities of one day.
 
         Entities are typed references: pull requests, documents, channels, files … of a
@@ -309,8 +322,8 @@ def build_server(
     @server.tool()
     def get_frame(
         frame_id: str | None = None,
-        day: str | None = None,
-        days: int = 7,
+        day: Day | None = None,
+        days: Days = 7,
         include_steps: bool = False,
         query: str | None = None,
     ) -> CallToolResult:
@@ -364,7 +377,7 @@ def build_server(
 
     @server.tool()
     def get_communications(
-        day: str | None = None, since: str | None = None, until: str | None = None
+        day: Day | None = None, since: str | None = None, until: str | None = None
     ) -> CallToolResult:
         """Who and where: the user's e-mail, chat, meeting and social-inbox surfaces.
 
@@ -381,7 +394,7 @@ def build_server(
 
     @server.tool()
     def search_activity(
-        query: str, days: int = 7, limit: int = 50, until: str | None = None
+        query: str, days: Days = 7, limit: Limit = 50, until: Day | None = None
     ) -> CallToolResult:
         """Frames whose app, site, titles or page entities match a query, with ids and times.
 
@@ -427,7 +440,7 @@ def build_server(
         return _result(text, {"query": query, "days": days, "hits": hits})
 
     @server.tool()
-    def get_patterns(days: int = 7, until: str | None = None) -> CallToolResult:
+    def get_patterns(days: Days = 7, until: Day | None = None) -> CallToolResult:
         """Measured patterns of the last days, each with its evidence.
 
         Repeated clicks on the same target, URL loops (a path template revisited), app
@@ -442,7 +455,7 @@ def build_server(
 
     @server.tool()
     def list_routines(
-        days: int = 28, until: str | None = None, min_days: int = 2
+        days: RoutineDays = 28, until: Day | None = None, min_days: MinDays = 2
     ) -> CallToolResult:
         """Recurring routines mined from the steps of the last `days` local days.
 
@@ -463,7 +476,7 @@ def build_server(
 
     @server.tool()
     def get_routine(
-        routine_id: str, days: int = 28, until: str | None = None, min_days: int = 2
+        routine_id: str, days: RoutineDays = 28, until: Day | None = None, min_days: MinDays = 2
     ) -> CallToolResult:
         """The guarded plan of one routine, with its minimal script and evidence.
 
@@ -482,9 +495,9 @@ def build_server(
             slots: dict[str, str],
             dry_run: bool = False,
             allow_destructive: bool = False,
-            days: int = 28,
-            until: str | None = None,
-            min_days: int = 2,
+            days: RoutineDays = 28,
+            until: Day | None = None,
+            min_days: MinDays = 2,
         ) -> CallToolResult:
             """Replay a routine's guarded plan in a real browser, checking every step first.
 
@@ -505,10 +518,10 @@ def build_server(
                 head += f" at step {st['n']}: {st['message']}"
             return _result(head + "\n" + json.dumps(report, ensure_ascii=False), {"report": report})
 
-    @server.resource("actframes://day/{date}", mime_type="application/json")
-    def day_document(date: str) -> str:
+    @server.resource("actframes://day/{day}", mime_type="application/json")
+    def day_document(day: str) -> str:
         """The measured document of one local day."""
-        return to_json(svc.compile(svc.window(day=date)))
+        return to_json(svc.compile(svc.window(day=day)))
 
     @server.resource("actframes://context/today", mime_type="text/plain")
     def context_today() -> str:
@@ -516,11 +529,12 @@ def build_server(
         return to_context(svc.compile(svc.window(day=svc.today())))
 
     @server.prompt()
-    def recap_day(date: str) -> str:
-        """Ask for a recap of one day, grounded in its measured context block."""
-        block = to_context(svc.compile(svc.window(day=date)))
+    def recap_day(day: str) -> str:
+        """Ask for a recap of one local day (YYYY-MM-DD), grounded in its measured context
+        block."""
+        block = to_context(svc.compile(svc.window(day=day)))
         return (
-            f"Recap what I did on {date}, using only the measured activity below. Name the "
+            f"Recap what I did on {day}, using only the measured activity below. Name the "
             "main pieces of work with their times and durations, mention what took most "
             "time, and do not invent anything that is not in the data. "
             f"{NOTICE}\n\n{block}"

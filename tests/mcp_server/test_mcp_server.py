@@ -65,7 +65,7 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
         out["resource"] = await c.read_resource(f"actframes://day/{DAY}")
         out["templates"] = await c.list_resource_templates()
         out["resources"] = await c.list_resources()
-        out["prompt"] = await c.get_prompt("recap_day", {"date": DAY})
+        out["prompt"] = await c.get_prompt("recap_day", {"day": DAY})
         return out
 
     r = with_client(db, body)
@@ -94,7 +94,7 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
     hits = r["search"].structured_content["hits"]
     assert {h["id"] for h in hits} == {"F5", "F7"}
     assert json.loads(r["resource"].contents[0].text)["window"]["day"] == DAY
-    assert [t.uri_template for t in r["templates"].resource_templates] == ["actframes://day/{date}"]
+    assert [t.uri_template for t in r["templates"].resource_templates] == ["actframes://day/{day}"]
     assert "actframes://context/today" in [str(x.uri) for x in r["resources"].resources]
     assert "quoted data" in r["prompt"].messages[0].content.text
 
@@ -110,6 +110,14 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
         ("get_activity", {"day": DAY, "min_minutes": -1}, "min_minutes"),
         ("search_activity", {"query": "  "}, "must not be empty"),
         ("get_context", {"day": DAY, "budget_tokens": 5}, "budget_tokens"),
+        ("get_context", {"day": DAY, "budget_tokens": 100_001}, "budget_tokens"),
+        ("get_context", {"hours": 745}, "hours"),
+        ("search_activity", {"query": "x", "days": 32}, "days"),
+        ("get_frame", {"frame_id": "F1", "days": 0}, "days"),
+        # An argument the tool does not take is refused, never ignored.
+        ("get_day_summary", {"date": DAY}, "unknown argument date (it takes: day)"),
+        ("get_context", {"day": DAY, "budget": 500}, "unknown argument budget"),
+        ("get_activity", {"day": DAY, "min_minutes": 0, "Day": DAY}, "unknown argument Day"),
     ],
 )
 def test_bad_arguments_are_one_line_tool_errors(
@@ -215,3 +223,58 @@ def test_locked_store_is_a_tool_error_and_the_server_keeps_serving(tmp_path: Pat
         return await c.call_tool("get_day_summary", {"day": DAY})
 
     assert not with_client(db, after).is_error
+
+
+def test_input_schemas_state_the_limits_and_refuse_other_names(db: Path) -> None:
+    async def body(c: Client) -> dict[str, dict[str, Any]]:
+        return {t.name: t.input_schema for t in (await c.list_tools()).tools}
+
+    schemas = with_client(db, body)
+    assert all(s["additionalProperties"] is False for s in schemas.values())
+
+    def prop(tool: str, name: str) -> dict[str, Any]:
+        p = schemas[tool]["properties"][name]
+        return next((x for x in p.get("anyOf", []) if x["type"] != "null"), p)
+
+    assert (prop("get_context", "budget_tokens")["minimum"],
+            prop("get_context", "budget_tokens")["maximum"]) == (100, 100_000)
+    assert prop("get_context", "hours")["maximum"] == 744
+    for tool in ("get_frame", "search_activity", "get_patterns"):
+        assert (prop(tool, "days")["minimum"], prop(tool, "days")["maximum"]) == (1, 31)
+    # One name for one thing: a day is `day` in every tool that takes one.
+    assert all("date" not in s["properties"] for s in schemas.values())
+
+
+def test_recap_day_takes_day_and_refuses_other_names_without_a_traceback(
+    db: Path, tmp_path: Path
+) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    err = tmp_path / "stderr.txt"
+    server = StdioServerParameters(
+        command="sh",
+        args=["-c", f'exec "$0" -m actframes.cli mcp --db "$1" --tz {TZ} 2>"$2"',
+              sys.executable, str(db), str(err)],
+    )
+
+    async def body() -> tuple[Any, list[str], Any]:
+        async with Client(server, read_timeout_seconds=60) as c:
+            good = await c.get_prompt("recap_day", {"day": DAY})
+            refused = []
+            for args in ({"date": DAY}, {}, {"day": "2026-13-45"}):
+                try:
+                    await c.get_prompt("recap_day", args)
+                    refused.append("answered")
+                except MCPError as exc:
+                    refused.append(str(exc))
+            prompts = await c.list_prompts()
+            return good, refused, prompts
+
+    good, refused, prompts = asyncio.run(body())
+    assert f"Recap what I did on {DAY}" in good.messages[0].content.text
+    assert [a.name for a in prompts.prompts[0].arguments] == ["day"]
+    assert "unknown argument date (it takes: day)" in refused[0]
+    assert "missing argument day" in refused[1]
+    assert "2026-13-45" in refused[2]
+    assert all("\n" not in r for r in refused)
+    assert "Traceback" not in err.read_text(encoding="utf-8")
