@@ -26,9 +26,7 @@ class StrictServer(MCPServer):
             t.input_schema["additionalProperties"] = False
         return tools
 
-    async def call_tool(
-        self, name: str, arguments: dict[str, Any], context: Any = None
-    ) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         known = {t.name: t for t in await super().list_tools()}
         tool = known.get(name)
         if tool is not None:

@@ -1,11 +1,22 @@
 """Mining routines from step streams: the rules of the issue, maximality, determinism."""
 
+import math
 import random
+from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.routines.mine import Corpus, Rules, mine, recurring_coverage
+from actframes.routines import mine as mine_module
+from actframes.routines.mine import (
+    CHANCE_LOG10,
+    Corpus,
+    Rules,
+    chance_log10,
+    mine,
+    recurring_coverage,
+)
 from actframes.routines.plan import routine_id
 from actframes.routines.tokens import segments
 
@@ -54,24 +65,64 @@ def test_two_times_is_not_enough() -> None:
 
 
 def test_generic_targets_do_not_make_a_routine() -> None:
+    generic = ["OK", "Cancel", "Yes", "Close", "Next"]
     dicts = []
     for d in range(3):
         for k in range(2):
             t = DAY0 + d * DAY_MS + k * 200_000
             dicts += noise(t, d * 10 + k)
-            dicts += [click(t + 20_000, "OK"), click(t + 22_000, "Cancel"), click(t + 24_000, "OK")]
+            dicts += [click(t + 20_000 + 2_000 * i, name) for i, name in enumerate(generic)]
     assert routines(dicts) == []
     assert len(routines(dicts, min_specific=0)) == 1
 
 
+def test_chance_recurrences_of_a_few_frequent_actions_are_not_routines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A mail client used all day: clicks on a handful of targets in no fixed order. Short
+    # sequences of them recur by chance ("Reply, Inbox, Search mail" three times on two
+    # days); the one real routine, a claim, recurs far above what chance gives.
+    rnd = random.Random(7)
+    names = ["Reply", "Inbox", "Search mail", "Archive", "Compose", "Label"]
+    dicts: list[dict] = []
+    for d in range(2):
+        t = DAY0 + d * DAY_MS
+        for _ in range(80):
+            dicts.append(click(t, rnd.choice(names)))
+            t += 4_000
+        for k in range(2):
+            dicts += claim(t + 10_000, claim_id=100 + d * 10 + k)
+            t += 40_000
+    found = routines(dicts)
+    assert [len(r.tokens) for r in found] == [7]  # the claim, and nothing else
+    (claim_routine,) = found
+    assert claim_routine.expected < Fraction(1, 10**6)
+    # The same rules without the null model report chance sequences as routines.
+    monkeypatch.setattr(mine_module, "CHANCE_LOG10", math.inf)
+    assert len(routines(dicts)) > 1
+
+
+def test_expected_occurrences_follow_the_segments_own_frequencies() -> None:
+    corpus = Corpus([[], []])
+    corpus.seqs = [[0, 1, 0, 1], [0, 0, 2]]
+    # Segment 1: 3 positions × (2/4)·(2/4); segment 2: 2 positions × (2/3)·(0/3).
+    assert corpus.expected((0, 1)) == Fraction(3, 4)
+    assert corpus.expected((0, 0)) == Fraction(3 * 4, 16) + Fraction(2 * 4, 9)
+    assert corpus.expected((2, 2, 2, 2)) == 0  # longer than any segment holding it
+    assert chance_log10(3, Fraction(3, 4)) > CHANCE_LOG10  # three when ¾ expected: chance
+    assert chance_log10(30, Fraction(3, 4)) < CHANCE_LOG10
+
+
 def test_sequences_never_cross_a_session_gap() -> None:
     # The claim split in two by a 6-minute pause after "Amount" each time.
+    # Three times a day, so the short halves recur well above chance.
     dicts = []
     for d in range(3):
-        run = claim(DAY0 + d * DAY_MS)
-        for s in run[4:]:
-            s["t_ms"] += 360_000
-        dicts += run
+        for k in range(3):
+            run = claim(DAY0 + d * DAY_MS + k * 1_000_000, claim_id=d * 10 + k)
+            for s in run[4:]:
+                s["t_ms"] += 360_000
+            dicts += run
     found = routines(dicts, min_length=2)
     assert found and all(len(r.tokens) <= 4 for r in found)
 

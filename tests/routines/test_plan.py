@@ -7,10 +7,14 @@ from actframes.routines.tokens import segments
 
 from .helpers import DAY0, DAY_MS, claim, click, navigate, stream, type_
 
+# These fixtures are three bare repetitions: the plan is what is tested here, and three
+# repetitions with nothing around them are never evidence against chance (test_mine).
+BARE = Rules(against_chance=False)
+
 
 def plan_of(dicts: list[dict], include_text: bool = False, **rules: int) -> dict:
     corpus = Corpus(segments(stream(dicts)))
-    found = mine(corpus, Rules(**rules))
+    found = mine(corpus, BARE._replace(**rules))
     assert len(found) == 1, [len(m.tokens) for m in found]
     return build_plan(found[0], corpus, Clock("UTC").iso, include_text)
 
@@ -246,7 +250,7 @@ def test_repetitions_are_in_time_order_across_devices() -> None:
         (dicts_a if d != 1 else dicts_b).extend(run)
     steps = stream(dicts_b, device="laptop") + stream(dicts_a, device="desktop")
     corpus = Corpus(segments(sorted(steps, key=lambda s: (s.device, s.t_ms))))
-    (m,) = mine(corpus, Rules())
+    (m,) = mine(corpus, BARE)
     r = build_plan(m, corpus, _Clock("UTC").iso)
     assert [e["day"] for e in r["evidence"]] == ["2026-03-08", "2026-03-09", "2026-03-10"]
     assert r["first"] < r["last"]

@@ -34,6 +34,8 @@ def test_detection_against_labels(name: str) -> None:
     for part, (p_min, r_min) in EXPECTED[name].items():
         assert labels[part]["precision_pct"] >= p_min, (part, labels[part])
         assert labels[part]["recall_pct"] >= r_min, (part, labels[part])
+    # The same rules find nothing in the same steps in random order: no chance routines.
+    assert res["false_routines_shuffled"]["routines"] == [0, 0, 0]
     # The parts add up: every labelled instance belongs to one part.
     parts = [p for p in labels if p not in ("all", "unlabelled")]
     assert sum(labels[p]["instances"] for p in parts) == labels["all"]["instances"]
@@ -61,3 +63,22 @@ def test_fiori_flows_are_reported_as_their_own_part() -> None:
 )
 def test_origin(task: str, part: str) -> None:
     assert origin(task) == part
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "rpa-uilogs-leno/StudentRecord.csv",
+        "rpa-uilogs-leno/Reimbursement.csv",
+        "rpa-task-recognition-rebmann/L3.csv",
+    ],
+)
+def test_no_routines_in_shuffled_streams(name: str) -> None:
+    from actframes.bench.routines import shuffled_routines
+    from actframes.routines.service import ALL_END_MS, ALL_START_MS, mine_store
+
+    rules = Rules(min_days=1)
+    found = mine_store(CORPORA / name, None, "UTC", ALL_START_MS, ALL_END_MS, rules)
+    assert shuffled_routines(found.segs, rules, seeds=range(5)) == [0] * 5
+    # Without the null model the same shuffled steps give many (the failure).
+    assert sum(shuffled_routines(found.segs, rules._replace(against_chance=False))) > 0

@@ -14,11 +14,16 @@ the task most of its steps carry. Precision = occurrence steps whose label is th
 occurrence's instance and whose task is the routine's / all occurrence steps. Recall =
 labelled instances that are the instance of at least one occurrence of a routine of
 their own task / all labelled instances.
+
+False routines. Each segment's steps are put in random order (seeds ``SHUFFLE_SEEDS``),
+which keeps every action's frequency and segment and destroys any order, and mined with
+the same rules: every routine found there is chance (target: none).
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +42,23 @@ TASK_ORIGIN: dict[str, str] = {
     "TravelRequest": "synthetic",
 }
 FIORI_PREFIX = "TF_"  # SAP Fiori task flows: recorded, timing not human-paced
+SHUFFLE_SEEDS = (0, 1, 2)
+
+
+def shuffled_routines(
+    segs: Sequence[Sequence[Any]], rules: Rules, seeds: Sequence[int] = SHUFFLE_SEEDS
+) -> list[int]:
+    """Routines mined on the segments with each one's steps shuffled, per seed."""
+    out = []
+    for seed in seeds:
+        rnd = random.Random(seed)
+        shuffled = []
+        for seg in segs:
+            steps = list(seg)
+            rnd.shuffle(steps)
+            shuffled.append(steps)
+        out.append(len(mine(Corpus(shuffled), rules)))
+    return out
 
 
 def origin(task: str) -> str:
@@ -74,6 +96,10 @@ def measure(
         "segments": len(found.segs),
         "days": len({s.day for s in found.steps}),
         "routines": len(found.routines),
+        "false_routines_shuffled": {
+            "seeds": list(SHUFFLE_SEEDS),
+            "routines": shuffled_routines(found.segs, t.rules),
+        },
         "h_in_sample": in_sample(found.corpus, found.mined, t.rules).as_dict(),
         "h_out_of_sample": {
             "split": how,
@@ -88,6 +114,7 @@ def measure(
                 "title": r["title"],
                 "length": r["length"],
                 "occurrences": r["occurrences"],
+                "expected": r["expected"],
                 "rederive_tokens": c.rederive,
                 "plan_tokens": c.plan,
                 "script_tokens": c.script,
@@ -190,10 +217,10 @@ def score_labels(path: Path, corpus: Corpus, mined: Sequence[Any]) -> dict[str, 
 def markdown(results: Sequence[dict[str, Any]]) -> str:
     lines = ["# Routines: R and h", ""]
     lines.append(
-        "| corpus | steps | days | routines | h raw (in / out) | h delegable (in / out) |"
-        " R operational median [p10–p90] | R ceiling median [p10–p90] |"
+        "| corpus | steps | days | routines | false on shuffled | h raw (in / out) |"
+        " h delegable (in / out) | R operational median [p10–p90] | R ceiling median [p10–p90] |"
     )
-    lines.append("|---|---:|---:|---:|---|---|---|---|")
+    lines.append("|---|---:|---:|---:|---|---|---|---|---|")
     for r in results:
         hi, ho = r["h_in_sample"], r["h_out_of_sample"]
         rr = r["r"]
@@ -201,6 +228,7 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
         ce = _r(rr["r_ceiling"]) if rr else "n/a"
         lines.append(
             f"| {r['name']} | {r['steps']} | {r['days']} | {r['routines']} |"
+            f" {' '.join(map(str, r['false_routines_shuffled']['routines']))} |"
             f" {_p(hi['raw_pct'])} / {_p(ho['raw_pct'])} |"
             f" {_p(hi['delegable_pct'])} / {_p(ho['delegable_pct'])} | {op} | {ce} |"
         )

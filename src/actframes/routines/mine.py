@@ -4,8 +4,10 @@ A *recurring sequence* is a run of at least ``min_length`` consecutive action to
 that occurs at least ``min_occurrences`` times without overlapping itself, on at least
 ``min_days`` local days. Occurrences never cross a segment (a session gap, a local
 midnight or a device). A *routine* is a recurring sequence that also names at least
-``min_specific`` distinct specific targets (``RStep.specific``) and is *maximal*: no
-recurring, specific sequence one step longer contains it.
+``min_specific`` distinct specific targets (``RStep.specific``), is *maximal* (no
+recurring, specific sequence one step longer contains it) and is *not chance*: with a few
+frequent actions, short sequences recur by chance, so its count must be far above what
+its actions' own frequencies would give (``chance_bound``).
 
 Counting is level-wise (Apriori): a sequence can only recur if its prefix recurs, so
 each level extends only the frequent sequences of the level before, and a sequence's
@@ -17,7 +19,10 @@ exact. Everything is sorted: the same steps give the same routines in the same o
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .tokens import RStep
@@ -28,6 +33,12 @@ Token = tuple[str, str, str, str, str]
 # least this share of its occurrences; otherwise the longer one is a variant and both
 # are routines.
 MAXIMAL_SHARE_PCT = 80
+# A routine's count must be this unlikely by chance: the bound on the chance of seeing it
+# at least that often, were its segments' actions in random order, is at most 10^-4
+# shared among the corpus's N action steps (each may start a sequence that is tried):
+# 10^-4 / N. Shuffled streams of the RPA logs reach about 10^-6 by chance (N ≈ 8,000 there,
+# so the bar is about 10^-8: the bench measures it); the labelled routines lie below 10^-12.
+CHANCE_LOG10 = -4
 
 
 class Rules(NamedTuple):
@@ -36,12 +47,16 @@ class Rules(NamedTuple):
     min_days: int = 2
     min_specific: int = 2
     max_length: int = 200
+    # The null model (``not_chance``). Off only to build plans from a few bare
+    # repetitions, which are never evidence against chance.
+    against_chance: bool = True
 
 
 class Mined(NamedTuple):
     tokens: tuple[Token, ...]
     occurrences: tuple[tuple[int, int], ...]  # (segment, first step), in order
     days: tuple[str, ...]
+    expected: Fraction = Fraction(0)  # occurrences expected by chance (``Corpus.expected``)
 
 
 class Corpus:
@@ -73,6 +88,50 @@ class Corpus:
     def target_count(self, gram: Sequence[int]) -> int:
         """Distinct specific targets (app, role, name) the token ids name."""
         return len({self.tokens[t][1:] for t in gram if self.specific[t]})
+
+    def expected(self, gram: Sequence[int]) -> Fraction:
+        """Occurrences of ``gram`` expected by chance, exactly: were each segment's steps
+        in random order, each of its n − L + 1 positions would start the gram with the
+        product of its tokens' shares of that segment (the null model keeps every
+        action's frequency and the segment it happened in)."""
+        counts = self._counts()
+        length = len(gram)
+        total = Fraction(0)
+        for seq, count in zip(self.seqs, counts, strict=True):
+            n = len(seq)
+            if n < length:
+                continue
+            num = n - length + 1
+            for t in gram:
+                num *= count.get(t, 0)
+                if not num:
+                    break
+            if num:
+                total += Fraction(num, n**length)
+        return total
+
+    def _counts(self) -> list[Counter[int]]:
+        got: list[Counter[int]] | None = getattr(self, "_seg_counts", None)
+        if got is None:
+            got = [Counter(seq) for seq in self.seqs]
+            self._seg_counts = got
+        return got
+
+
+def chance_log10(observed: int, expected: Fraction) -> float:
+    """log10 of a bound on the chance of ``observed`` or more occurrences when
+    ``expected`` are expected: for a count of chance starts (Poisson with mean λ),
+    P(X ≥ k) ≤ λ^k / k!. Computed from the exact fraction's integers, so it is the same
+    on every machine."""
+    if expected <= 0:
+        return -math.inf
+    log_lam = math.log10(expected.numerator) - math.log10(expected.denominator)
+    return observed * log_lam - math.lgamma(observed + 1) / math.log(10)
+
+
+def not_chance(observed: int, expected: Fraction, steps: int) -> bool:
+    """Is ``observed`` far enough above ``expected`` in a corpus of ``steps`` steps?"""
+    return chance_log10(observed, expected) <= CHANCE_LOG10 - math.log10(max(steps, 1))
 
 
 def _greedy(positions: Sequence[tuple[int, int]], length: int) -> list[tuple[int, int]]:
@@ -218,7 +277,7 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
     for u in best.values():
         occ = units[u]
         days = tuple(sorted({corpus.day[s] for s, _ in occ}))
-        out.append(Mined(tuple(corpus.tokens[t] for t in u), tuple(occ), days))
+        out.append(Mined(tuple(corpus.tokens[t] for t in u), tuple(occ), days, corpus.expected(u)))
     out.sort(key=lambda m: (-len(m.tokens) * len(m.occurrences), m.tokens))
     return out
 
@@ -254,6 +313,7 @@ def _passes(corpus: Corpus, rules: Rules, g: tuple[int, ...], occ: list[tuple[in
         and len(occ) >= rules.min_occurrences
         and len({corpus.day[s] for s, _ in occ}) >= rules.min_days
         and corpus.target_count(g) >= rules.min_specific
+        and (not rules.against_chance or not_chance(len(occ), corpus.expected(g), corpus.n_steps))
     )
 
 

@@ -29,6 +29,8 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -188,6 +190,7 @@ def build_plan(
         "title": _title(first, apps),
         "length": n,
         "occurrences": len(mined.occurrences),
+        "expected": fmt_expected(mined.expected),
         "days": len(mined.days),
         "first": evidence[0]["start"],
         "last": evidence[-1]["end"],
@@ -310,3 +313,17 @@ def _title(first: Sequence[RStep], apps: Sequence[str]) -> str:
             names.append(s.name)
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
     return f"{where}: {shown} ({len(first)} steps)"
+
+
+def fmt_expected(expected: Fraction) -> str:
+    """Occurrences expected by chance, as text (the document holds no floats): two
+    decimals from 0.01 up, else two significant digits in E notation ("3.1E-12")."""
+    hundredths = (expected * 100 * 2 + 1) // 2  # rounded half up, exactly
+    if hundredths >= 1:
+        return f"{hundredths // 100}.{hundredths % 100:02d}"
+    if expected <= 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.prec = 2
+        value = Decimal(expected.numerator) / Decimal(expected.denominator)
+    return f"{value:.1E}"
