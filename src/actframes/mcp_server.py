@@ -313,8 +313,9 @@ def build_server(
             for e in doc["ledger"]
         ]
         lines += ["most viewed:"] + [
-            f"- {v['kind']} {json.dumps(v['entity'], ensure_ascii=False)}: {v['views']} views,"
-            f" first {v['first']}"
+            f"- {v['kind']} {json.dumps(v['entity'], ensure_ascii=False)}"
+            + (f" ({json.dumps(v['label'], ensure_ascii=False)})" if "label" in v else "")
+            + f": {v['views']} views, first {v['first']}"
             for v in top
         ]
         return _result("\n".join(lines), summary)

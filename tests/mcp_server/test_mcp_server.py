@@ -86,6 +86,8 @@ def test_every_tool_resource_and_prompt(db: Path) -> None:
     doc = r["activity"].structured_content["document"]
     assert doc["window"]["day"] == DAY and doc["coverage"]["active_s"] == 456
     assert r["summary"].structured_content["top_entities"][0]["entity"]
+    # A reference keyed by an id says what its window title called it.
+    assert 'pull_request "psf/requests#6712" ("Fix proxy auth · PR #6712")' in text(r["summary"])
     frame = r["frame"].structured_content
     assert frame["frame"]["id"] == "F1" and [x["row"] for x in frame["rows"]] == [1, 2, 4]
     ops = [s["op"] for s in frame["steps"]]
