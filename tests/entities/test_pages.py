@@ -9,7 +9,8 @@ ISSUE = "https://github.com/psf/requests/issues/1"
 
 
 def _pages(urls: list[str | None], app: str = "Google Chrome") -> list[dict[str, object]]:
-    rows = [snap(i, 10.0 * i, app, u) for i, u in enumerate(urls, start=1)]
+    # Each window shows its address as its title (no label: test_labels has those).
+    rows = [snap(i, 10.0 * i, app, u, u or "") for i, u in enumerate(urls, start=1)]
     doc = compile_(cap(rows))
     frames = [f for f in doc["frames"] if f.get("site") == "github.com"]
     assert len(frames) == 1
