@@ -229,3 +229,23 @@ def test_viewed_labels_are_quoted_and_parse_back() -> None:
     doc = compile_(cap(rows))
     (v,) = parse_context(to_context(doc))["viewed"]
     assert (v["entity"], v["label"]) == ("1Bctq8S86erXi0o5", 'Design · "doc"; v2 - Google Docs')
+
+
+def test_labels_go_before_viewed_lines_when_the_budget_is_tight() -> None:
+    rows = [
+        snap(i, 30.0 * i, "Google Chrome", f"https://github.com/psf/requests/pull/{i}",
+             f"A rather long pull request title number {i} to spend tokens on")
+        for i in range(1, 13)
+    ]
+    rows.append(snap(13, 400, "Code"))
+    doc = compile_(cap(rows))
+    full = parse_context(to_context(doc, budget=100_000))
+    assert len(full["viewed"]) == 12 and all("label" in v for v in full["viewed"])
+    # A budget that holds all twelve lines bare, but not with their labels.
+    def viewed_at(budget: int) -> int:
+        return len(parse_context(to_context(doc, budget)).get("viewed", []))
+
+    bare_budget = next(b for b in range(150, 2000, 5) if viewed_at(b) == 12)
+    tight = parse_context(to_context(doc, bare_budget))
+    assert tight["frames"] == [] and len(tight["viewed"]) == 12
+    assert all("label" not in v for v in tight["viewed"])

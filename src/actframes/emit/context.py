@@ -94,18 +94,21 @@ def to_context(
     k = _largest(len(frames), lambda n: fits_budget(block(n), budget))
     if k > 0 or fits_budget(block(0), budget):
         return block(k)
-    # Not even without frame lines: the viewed lines go next, least viewed first.
+    # Not even without frame lines: the viewed lines' labels go first (when that lets
+    # more lines stay), then the lines themselves, least viewed first.
     fixed = _fixed_lines(doc, clock)
-    shown = _largest(
-        VIEWED_LINES,
-        lambda n: fits_budget(
-            _assemble(fixed + _viewed_lines(doc, clock, n), [], len(frames), frames, doc, budget),
-            budget,
-        ),
-    )
-    smallest = _assemble(
-        fixed + _viewed_lines(doc, clock, shown), [], len(frames), frames, doc, budget
-    )
+
+    def viewed_block(n: int, labels: bool) -> str:
+        lines = fixed + _viewed_lines(doc, clock, n, labels)
+        return _assemble(lines, [], len(frames), frames, doc, budget)
+
+    labels = True
+    shown = _largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, True), budget))
+    if shown < min(VIEWED_LINES, len(doc.get("viewed", []))):
+        bare = _largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, False), budget))
+        if bare > shown:
+            shown, labels = bare, False
+    smallest = viewed_block(shown, labels)
     if shown > 0 or fits_budget(smallest, budget):
         return smallest
     return smallest + _budget_not_met(smallest, budget)
@@ -277,7 +280,7 @@ def _app_totals(ledger: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int) -> list[str]:
+def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int, labels: bool = True) -> list[str]:
     """``limit`` typed references — work objects first, then the most viewed — shown in
     order of first view."""
     seen = doc.get("viewed", [])
@@ -291,7 +294,7 @@ def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int) -> list[str]:
     for i in sorted(ranked[:limit]):
         v = seen[i]
         cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
-        if "label" in v:  # what the window title called it, always quoted: screen text
+        if labels and "label" in v:  # what the window title called it, quoted: screen text
             cells.append(json.dumps(_clip(v["label"]), ensure_ascii=False))
         lines.append("- " + SEP.join(cells))
     if len(seen) > limit:
