@@ -1,9 +1,11 @@
 """The context block: the document's facts as compact lines for a prompt, and its parser.
 
-The grammar is in SPEC.md ("The context block"). The block always keeps the header,
-coverage, gap and away lines and the whole ledger, so totals stay exact; frame lines are
-left out, lowest-ranked first, until the block fits the token budget, and an ``omitted``
-line says what was left out.
+The grammar is in SPEC.md ("The context block"). The block always keeps the header, a
+legend, coverage, one line per gap or away period, and the whole ledger with a total for
+each app on several sites, so totals are stated, never left to the reader's arithmetic;
+frame lines are left out, lowest-ranked first, until the block fits the token budget, and
+an ``omitted`` line says what was left out. A budget even the smallest block cannot meet
+is said so, with that block's size.
 """
 
 from __future__ import annotations
