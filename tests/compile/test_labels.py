@@ -58,3 +58,13 @@ def test_labels_do_not_depend_on_row_order(order: list[int]) -> None:
     got = compile_(cap([rows[i] for i in order] + [rows[6]]))
     assert got["viewed"] == want["viewed"]
     assert want["viewed"][0]["label"] == "Plan A - Google Docs"
+
+
+def test_equal_times_pick_the_title_that_sorts_first() -> None:
+    rows = [
+        snap(1, 0, "Google Chrome", DOC, "Zeta plan - Google Docs"),
+        snap(2, 30, "Google Chrome", DOC, "Alpha plan - Google Docs"),
+        snap(3, 60, "Code"),
+    ]
+    (v,) = compile_(cap(rows))["viewed"]
+    assert v["label"] == "Alpha plan - Google Docs"

@@ -2,9 +2,10 @@
 
 A page reference from a URL is keyed by an id (`doc 7733d7210dff`, `question 990754`); the
 browser's window title usually names the same thing in words ("Design doc - Google Docs").
-The label is the title shown longest while the reference was on screen (ties: the first
-seen), without the browser's own suffix — unless that title names nothing more than the
-id or the address itself. References read from a title (no URL) are named by it already.
+The label is the title shown longest while the reference was on screen (ties: the one
+that sorts first, by app then title), without the browser's own suffix — unless that
+title names nothing more than the id or the address itself. References read from a title
+(no URL) are named by it already.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def label(entity: str, shown: Shown) -> str | None:
     """The label for ``entity`` from the titles shown with it, or None."""
     if not shown:
         return None
-    (app, title), _ = max(shown.items(), key=lambda kv: kv[1])  # first of equals
+    (app, title), _ = min(shown.items(), key=lambda kv: (-kv[1], kv[0]))
     text = clean_title(app, title)
     if not text or text.casefold() == entity.casefold() or _ADDRESS.fullmatch(text):
         return None
