@@ -25,8 +25,9 @@ rank  layer        modules
 4     steps        steps (actions, steps and patterns inside frames)
 5     routines     routines (step sequences mined across days, plans, replay)
 6     emit         emit (pure renderers of the document)
-7     service      api, cache, verify, tier2, demo, simulate, bench, capture (the
-                   recorder writes stores; readers must not need it)
+7     service      api, cache, resident, store_watch, verify, tier2, demo,
+                   simulate, bench, capture (the recorder writes stores; readers
+                   must not need it)
 8     edge         cli, cli_* (command line), mcp_server, mcp_config
 ====  ===========  ==================================================================
 """
@@ -72,6 +73,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "actframes.api",
             "actframes.cache",
+            "actframes.resident",
+            "actframes.store_watch",
             "actframes.verify",
             "actframes.tier2",
             "actframes.demo",
@@ -194,10 +197,10 @@ def layer_of(module: str) -> int:
     best, rank = -1, -1
     for i, (_, prefixes) in enumerate(LAYERS):
         for p in prefixes:
-            hit = (
-                module == p
-                or module.startswith(p + ".")
-                or (p.endswith("_") and module.startswith(p))
+            # the root package names itself only, or it would place every module
+            hit = module == p or (
+                p != ROOT
+                and (module.startswith(p + ".") or (p.endswith("_") and module.startswith(p)))
             )
             if hit and len(p) > best:
                 best, rank = len(p), i
@@ -387,7 +390,9 @@ def test_import_edges_resolve_relative_and_nested_imports(tmp_path: Path) -> Non
         ("actframes.compile.pipeline", "compile"),
         ("actframes.entities.lazyre", "rules"),
         ("actframes", "foundation"),
+        ("actframes.no_such_module", None),
     ],
 )
-def test_layer_of_takes_the_longest_prefix(module: str, layer: str) -> None:
-    assert LAYERS[layer_of(module)][0] == layer
+def test_layer_of_takes_the_longest_prefix(module: str, layer: str | None) -> None:
+    rank = layer_of(module)
+    assert (LAYERS[rank][0] if rank >= 0 else None) == layer
