@@ -8,9 +8,10 @@ not seen.
 
 Each module has a layer (``LAYERS`` below, longest prefix wins; a new module must be
 placed there). Two ratchets hold today's debt and let it only shrink: ``KNOWN_UPWARD`` (an
-import from a lower layer into a higher one) and ``KNOWN_CYCLES`` (import circles between
-modules and between packages). A test fails on a new entry and on a listed one that is
-gone, so the lists stay true: fix an entry, then delete its line.
+import from a lower layer into a higher one) and ``KNOWN_MODULE_CYCLES`` /
+``KNOWN_PACKAGE_CYCLES`` (import circles between modules, and between packages). A test
+fails on a new entry and on a listed one that is gone, so the lists stay true: fix an
+entry, then delete its line.
 
 Layers, lowest first (a module may import its own layer and any lower one):
 
