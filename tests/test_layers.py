@@ -27,8 +27,8 @@ rank  layer        modules
 5     routines     routines (step sequences mined across days, plans, replay)
 6     emit         emit (pure renderers of the document)
 7     service      api, cache, resident, store_watch, verify, tier2, demo,
-                   simulate, bench, capture (the recorder writes stores; readers
-                   must not need it)
+                   simulate, bench, team, capture (the recorder writes stores;
+                   readers must not need it)
 8     edge         cli, cli_* (command line), mcp_server, mcp_* (MCP)
 ====  ===========  ==================================================================
 """
@@ -82,7 +82,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.simulate",
             "actframes.bench",
             "actframes.capture",
-            "actframes.team",  # team mining (#22), when it lands
+            "actframes.team",  # team mining across many people's stores
         ),
     ),
     ("edge", ("actframes.cli", "actframes.cli_", "actframes.mcp_server", "actframes.mcp_")),
@@ -121,6 +121,7 @@ _CLI = frozenset(
         "cli_report",
         "cli_routines",
         "cli_steps",
+        "cli_team",  # joined with team mining (#22): imports cli.py's helpers like the rest
         "cli_trust",
         "demo",
     ]
