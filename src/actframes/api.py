@@ -58,11 +58,8 @@ def compile_day(source: Source, day: str, tz: str, options: Options | None = Non
 
 def compile_path(path: str | Path, day: str, tz: str, options: Options | None = None) -> Doc:
     """Open, compile one day, close."""
-    src = open_source(path)
-    try:
+    with open_source(path) as src:
         return compile_day(src, day, tz, options)
-    finally:
-        src.close()
 
 
 __all__ = [

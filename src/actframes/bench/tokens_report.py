@@ -29,6 +29,7 @@ from ..emit.markdown import to_markdown
 from ..emit.tokens import ENCODING, VOCAB_SHA256, count_tokens
 from ..errors import ActframesError
 from ..model import Capture, Snapshot
+from ..sources.base import Source
 from ..window import Window, day_window
 
 REPS = ("raw", "json", "yaml", "md", "context")
@@ -79,7 +80,7 @@ def render_day(
     return DayText(day, tz, doc["source"]["kind"], doc, texts, len(rows), interval)
 
 
-class _Replay:
+class _Replay(Source):
     """A source that hands back a capture already read (so rows are read once)."""
 
     def __init__(self, kind: str, path: Path, cap: Capture) -> None:

@@ -57,7 +57,7 @@ from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
 from ..timeparse import TimestampError, check_range, parse_iso_ms
-from .base import READ_MARGIN_MS, connect_ro, quote_ident, table_columns, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
 KIND = "activitywatch"
 WINDOW_TYPE = "currentwindow"
@@ -167,7 +167,7 @@ class _AfkEvent:
 # Readers
 
 
-class AWExportSource:
+class AWExportSource(Source):
     """An ActivityWatch bucket export (``aw-buckets-export.json`` or a single bucket)."""
 
     kind = KIND
@@ -221,7 +221,7 @@ class AWExportSource:
         """Nothing is held open: the file was read once, by the constructor."""
 
 
-class AWSqliteSource:
+class AWSqliteSource(Source):
     """aw-server-rust's ``sqlite.db``, opened read-only."""
 
     kind = KIND

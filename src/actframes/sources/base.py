@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Protocol
+from types import TracebackType
+from typing import Any, Protocol, Self
 
 from ..errors import SourceError
 from ..model import Capture
@@ -15,8 +16,22 @@ READ_MARGIN_MS = 300_000
 
 
 class Source(Protocol):
+    """A store opened for reading. The readers subclass it for ``with``: the block closes
+    the store however it ends (``with open_source(path) as src: ...``)."""
+
     kind: str
     path: Path
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         """Every record that can matter for [start_ms, end_ms): a superset is fine,

@@ -12,7 +12,7 @@ from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from ._columns import columns_from_groups
 from ._rows import Names, check_ms
-from .base import READ_MARGIN_MS, connect_ro, fetch, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, fetch, tables
 
 DAY_MS = 86_400_000
 
@@ -27,7 +27,7 @@ def _unplaceable(select: str) -> str:
     return " UNION ALL ".join(f"{select} {cond}" for cond in _UNPLACEABLE_RANGES)
 
 
-class NativeSource:
+class NativeSource(Source):
     kind = "native"
 
     def __init__(self, path: Path) -> None:

@@ -32,7 +32,7 @@ from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, _days_in_month
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import Names, first_of_each_id, parse_ts
-from .base import READ_MARGIN_MS, connect_ro, fetch, rowid_alias, table_columns, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, fetch, rowid_alias, table_columns, tables
 
 # Stored event types and the input kind each counts as. screenpipe writes ordinary typing
 # as ``text`` rows (one per burst, counted by its characters) and ``key`` rows only for
@@ -69,7 +69,7 @@ _NOT_DATE_SHAPED = "NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'"
 _JD_MS = "CAST(round((julianday(timestamp) - 2440587.5) * 86400000.0) AS INTEGER)"
 
 
-class ScreenpipeSource:
+class ScreenpipeSource(Source):
     kind = "screenpipe"
 
     def __init__(self, path: Path) -> None:

@@ -37,6 +37,7 @@ from ..errors import SourceError
 from ..model import CLICK, COPY, KEY, PASTE, Capture, InputEvent, Rejected, Snapshot
 from ..text import clean_name
 from ..timeparse import TimestampError, check_range, parse_iso_ms
+from .base import Source
 
 CLIPBOARD_APPS = frozenset({"", "os-clipboard", "clipboard"})
 BROWSERS = frozenset({"chrome", "firefox", "edge", "web", "fiori", "safari"})
@@ -258,7 +259,7 @@ def capture_of(rows: list[UIRow], start_ms: int, end_ms: int) -> Capture:
     return cap
 
 
-class UILogSource:
+class UILogSource(Source):
     kind = "uilog"
 
     def __init__(self, path: Path) -> None:
