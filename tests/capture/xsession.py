@@ -166,7 +166,12 @@ class XSession:
 
     def xterm(self, klass: str, title: str) -> int:
         self.spawn(["xterm", "-class", klass, "-T", title, "-geometry", "60x10"])
-        return self.wait_window(title)
+        wid = self.wait_window(title)
+        # The window manager focuses a new window when it maps it, which under load can
+        # come after the test has focused another one: wait for that here, so a later
+        # activate() is never undone by it.
+        self.activate(wid)
+        return wid
 
     def wait_window(self, title: str, timeout: float = 15) -> int:
         def find() -> int:
