@@ -600,7 +600,7 @@ def test_titles_cleaned_and_clipped(tmp_path: Path) -> None:
     (frame,) = doc["frames"]
     assert frame["app"] == "WhatsApp"
     t_ctrl, t_long, t_bad, t_end = frame["titles"]
-    assert t_ctrl == "a b c [31md"
+    assert t_ctrl == "a b cd"  # the whole escape sequence ESC [31m goes
     assert len(t_long) <= 300 and t_long.endswith("…")
     assert t_bad == "\ufffd\ufffd bad"
     assert t_end == "end"

@@ -289,6 +289,7 @@ def assemble(
     compiled: dict[str, Any],
     reattributed: dict[str, int],
     evidence_max_runs: int | None = None,
+    text_notes: Sequence[str] = (),
 ) -> Doc:
     clock = Clock(window.tz)
     views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
@@ -330,5 +331,5 @@ def assemble(
         "frames": [frame_obj(f, clock, views_of) for f in shown],
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),
-        "blind_spots": blind_spots(cap, interval),
+        "blind_spots": [*blind_spots(cap, interval), *text_notes],
     }

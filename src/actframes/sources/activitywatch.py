@@ -56,7 +56,7 @@ from typing import TypeGuard, TypeVar
 from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
-from ..timeparse import TimestampError, check_range, parse_iso_ms
+from ..timeparse import MAX_TS_MS, TimestampError, check_range, parse_iso_ms
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
 KIND = "activitywatch"
@@ -412,10 +412,17 @@ def _json_event(bid: str, index: int, ev: object) -> _Event | Rejected:
         return Rejected(bid, row, "bad duration: not a finite number", start_ms)
     if dur_ms < 0:
         return Rejected(bid, row, "negative duration", start_ms)
+    if start_ms + dur_ms >= MAX_TS_MS:
+        return Rejected(bid, row, _ENDS_TOO_LATE, start_ms)
     data = ev.get("data")
     if not isinstance(data, dict):
         return Rejected(bid, row, "data is not an object", start_ms)
     return _Event(bid, row, event_id, start_ms, dur_ms, data)
+
+
+# An event that would run past the timestamp horizon (a duration of 1e308 s) is as
+# impossible as one that starts there.
+_ENDS_TOO_LATE = "bad duration: ends after 2099"
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -494,6 +501,8 @@ def _sql_event(bid: str, row: tuple[object, ...]) -> _Event | Rejected:
     if data is None:
         return Rejected(bid, label, "data is not a JSON object", start_ms)
     dur_ms = (end_ns - start_ns + _NS_PER_MS // 2) // _NS_PER_MS  # half up
+    if start_ms + dur_ms >= MAX_TS_MS:
+        return Rejected(bid, label, _ENDS_TOO_LATE, start_ms)
     return _Event(bid, label, event_id if _is_int(event_id) else None, start_ms, dur_ms, data)
 
 
