@@ -172,7 +172,7 @@ def test_every_field_is_bounded_and_the_cut_disclosed(tmp_path: Path) -> None:
     out = outputs(db)  # the context block too, which ran for minutes
     doc = json.loads(out["json"])
     for fmt, text in out.items():
-        assert len(text) < 60_000, fmt
+        assert len(text) < 150_000, fmt  # (each 200 kB field, kept whole, was several)
     apps = [e["app"] for e in doc["ledger"]]
     assert "A" * (MAX_NAME_CHARS - 1) + "…" in apps
     assert all(len(t) <= MAX_NAME_CHARS for f in doc["frames"] for t in f["titles"])
