@@ -349,6 +349,7 @@ def compile_day_cli(
 ) -> dict[str, Any]:
     """The shared path of every command that prints one day: zone, store, cache."""
     from .cache import DocCache, compile_window_cached, default_cache_dir
+    from .sources.base import reading
     from .window import day_window
 
     zone = machine_zone() if tz is None else tz
@@ -357,7 +358,8 @@ def compile_day_cli(
     src = _open(db, source)
     try:
         root = None if no_cache else default_cache_dir()
-        doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
+        with reading(src.path):
+            doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
     finally:
         src.close()
     return doc

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..capture.store import APPLICATION_ID
 from ..errors import BusyError, SourceError
-from .base import Source, check_file, connect_ro, is_locked, tables
+from .base import Source, check_file, connect_ro, is_locked, reading, tables
 
 SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
@@ -63,6 +63,11 @@ def open_source(path: str | Path, kind: str | None = None) -> Source:
     p = Path(path).expanduser()
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
+    with reading(p):
+        return _open_family(p, family)
+
+
+def _open_family(p: Path, family: str) -> Source:
     if family == "native":
         from .native import NativeSource
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -109,6 +111,18 @@ def _open_checked(uri: str, check_same_thread: bool) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """SQLite errors met while reading a store (a page damaged past its header, a lock
+    taken between two reads) as the one-line store errors that name it."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise BusyError(f"{path}: locked by another process; try again") from exc
+        raise SourceError(f"{path}: damaged SQLite database ({exc})") from exc
 
 
 def is_locked(exc: BaseException) -> bool:
