@@ -229,3 +229,30 @@ def test_any_text_yields_valid_utf8_in_every_format(title: str, url: str, app: s
     text = first.decode("utf-8")
     assert not any(c in text for c in BIDI)
     assert "\x1b" not in text
+
+
+def test_timestamps_without_offset_are_read_as_utc_and_said(tmp_path: Path) -> None:
+    note = "stored timestamp(s) carry no UTC offset: they were read as UTC"
+    sp = screenpipe_db(
+        tmp_path / "sp.db",
+        [
+            (1, "2026-03-10T09:00:00Z", "Code", "a"),
+            (2, "2026-03-10 09:00:30", "Code", "b"),  # SQLite's CURRENT_TIMESTAMP shape
+            (3, "2026-03-10T09:01:00.250", "Code", "c"),
+            (4, "2026-03-10T10:01:30+01:00", "Code", "d"),
+        ],
+    )
+    doc = json.loads(outputs(sp)["json"])
+    assert f"2 {note}" in doc["blind_spots"]
+    assert doc["coverage"]["first"] == "2026-03-10T09:00:00+00:00"
+    assert doc["coverage"]["span_s"] == 90  # the naive rows sit at their UTC instants
+
+    aw = aw_export(tmp_path / "aw.json", ["a", "b", "c"])
+    text = aw.read_text().replace('"2026-03-10T09:01:00+00:00"', '"2026-03-10T09:01:00"')
+    aw.write_text(text, encoding="utf-8")
+    doc = json.loads(outputs(aw)["json"])
+    assert f"1 {note}" in doc["blind_spots"]
+    assert doc["coverage"]["rows"] == 3 and doc["rejected_rows"] == []
+
+    clean = screenpipe_db(tmp_path / "clean.db", [(1, "2026-03-10T09:00:00Z", "Code")])
+    assert not any(note in b for b in json.loads(outputs(clean)["json"])["blind_spots"])

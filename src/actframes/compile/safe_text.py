@@ -61,6 +61,7 @@ def safe_capture(cap: Capture) -> tuple[Capture, bool]:
         has_urls=cap.has_urls,
         interval=cap.interval,
         event_columns=columns if columns is not None else cap.event_columns,
+        notes=cap.notes,
     )
     return safe, noted
 

@@ -57,6 +57,7 @@ from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
 from ..timeparse import MAX_TS_MS, TimestampError, check_range, parse_iso_ms
+from ._rows import naive_note, without_offset
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
 KIND = "activitywatch"
@@ -197,6 +198,14 @@ class AWExportSource(Source):
                 self._afk.append(_keep((_afk_event(e) for e in events), self._rejected))
         rows, dups = _assign_ids(windows)
         self._rejected += dups
+        # Timestamps without a UTC offset are read as UTC (as aw-core parses them): said.
+        self._naive = sum(
+            1
+            for bucket, raw in buckets
+            if bucket.type == WINDOW_TYPE
+            for ev in raw
+            if isinstance(ev, dict) and without_offset(ev.get("timestamp"))
+        )
         # Fusion depends only on the events, not on the read window, so it is done once.
         self._snapshots = _snapshots(rows, _WebIndex(webs))
         self._starts = [s.ts_ms for s in self._snapshots]
@@ -207,7 +216,7 @@ class AWExportSource(Source):
         # Sorted by start: a row starting before lo - (longest duration) cannot reach lo.
         first = bisect_left(self._starts, lo - self._max_dur)
         last = bisect_left(self._starts, hi)
-        return _capture(
+        cap = _capture(
             [s for s in self._snapshots[first:last] if _reaches(s, lo)],
             [[a for a in evs if _touches(a.start_ms, a.end_ms, lo, hi)] for evs in self._afk],
             self._rejected,
@@ -216,6 +225,9 @@ class AWExportSource(Source):
             has_afk=self._has_afk,
             has_urls=self._has_web,
         )
+        if self._naive:
+            cap.notes.append(naive_note(self._naive))
+        return cap
 
     def close(self) -> None:
         """Nothing is held open: the file was read once, by the constructor."""
