@@ -256,3 +256,31 @@ def test_timestamps_without_offset_are_read_as_utc_and_said(tmp_path: Path) -> N
 
     clean = screenpipe_db(tmp_path / "clean.db", [(1, "2026-03-10T09:00:00Z", "Code")])
     assert not any(note in b for b in json.loads(outputs(clean)["json"])["blind_spots"])
+
+
+def test_rejected_rows_name_untrusted_tables_and_rows_safely(tmp_path: Path) -> None:
+    """Bucket ids and row ids come from the file too."""
+    db = screenpipe_db(
+        tmp_path / "sp.db",
+        [
+            (1, "2026-03-10T09:00:00Z", "Code", "a"),
+            ("\u202e" + "9" * 10 + "x" * 200_000, "2026-03-10T09:00:10Z", "Code", "b"),
+            (3, "2026-03-10T09:01:00Z", "Code", "c"),
+        ],
+        schema="noid_pk",
+    )
+    doc = json.loads(outputs(db)["json"])
+    (rej,) = doc["rejected_rows"]
+    assert rej["count"] == 1 and len(rej["rows"]) <= 64 and "\u202e" not in rej["rows"]
+
+    aw = aw_export(tmp_path / "aw.json", ["a", "b"])
+    evil = "aw-watcher-afk_\u202e\x1b[31m" + "h" * 200_000
+    export = json.loads(aw.read_text())
+    export["buckets"][evil] = {
+        "id": evil, "type": "afkstatus", "hostname": "host", "client": "x",
+        "events": [{"timestamp": "garbage", "duration": 1, "data": {"status": "afk"}}],
+    }
+    aw.write_text(json.dumps(export), encoding="utf-8")
+    doc = json.loads(outputs(aw)["json"])
+    (rej,) = doc["rejected_rows"]
+    assert rej["table"].startswith("aw-watcher-afk_h") and len(rej["table"]) <= MAX_NAME_CHARS
