@@ -284,3 +284,35 @@ def test_rejected_rows_name_untrusted_tables_and_rows_safely(tmp_path: Path) -> 
     doc = json.loads(outputs(aw)["json"])
     (rej,) = doc["rejected_rows"]
     assert rej["table"].startswith("aw-watcher-afk_h") and len(rej["table"]) <= MAX_NAME_CHARS
+
+
+def test_every_mcp_tool_answers_for_a_day_with_a_lone_surrogate(tmp_path: Path) -> None:
+    import asyncio
+    import sys
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    db = aw_export(tmp_path / "aw.json", ["x", "main.py", "end"], raw={0: "main\\ud800.py"})
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "actframes.cli", "mcp", "--db", str(db), "--tz", "UTC"]
+    )
+    calls = [
+        ("get_context", {"day": DAY}),
+        ("get_activity", {"day": DAY}),
+        ("get_day_summary", {"day": DAY}),
+        ("get_frame", {"frame_id": "F1", "day": DAY}),
+        ("search_activity", {"query": "main", "days": 1, "until": DAY}),
+    ]
+
+    async def main() -> list[Any]:
+        async with Client(server, read_timeout_seconds=60) as client:
+            return [await client.call_tool(name, args) for name, args in calls]
+
+    results = asyncio.run(main())
+    for (name, _), result in zip(calls, results, strict=True):
+        shown = "\n".join(c.text for c in result.content)
+        assert not result.is_error, (name, shown)
+        shown.encode("utf-8")  # strict
+    document = results[1].structured_content["document"]
+    assert document["frames"][0]["titles"][0] == "main\ufffd.py"
