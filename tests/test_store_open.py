@@ -200,3 +200,50 @@ def test_posix_tz_that_cannot_be_resolved_is_named(tmp_path: Path, tz: str) -> N
     one_line_error(proc, USAGE, f"TZ={tz!r}", "--tz")
     # An explicit zone needs no machine zone.
     assert run_cli("day", DAY, "--db", str(db), "--tz", "UTC", env=cli_env(TZ=tz)).returncode == 0
+
+
+# ---------------------------------------------------------------- damage the fuzz test found
+
+
+def test_schema_text_that_is_not_utf8_is_a_damaged_store(tmp_path: Path) -> None:
+    db = screenpipe_db(tmp_path / "sp.db", ROWS)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.commit()
+    conn.close()
+    data = db.read_bytes()
+    assert data.count(b"notes") == 3  # name, tbl_name and sql, in sqlite_master
+    # Same lengths: only the text breaks. SQLite's own error then quotes bytes that are
+    # not UTF-8 (the table's name, its broken SQL), which Python cannot decode.
+    broken = data.replace(b"notes", b"n\xc4tes").replace(b"(body TEXT)", b"(body TEXT\xc4")
+    db.write_bytes(broken)
+    one_line_error(day(db), STORE_PROBLEM, str(db), "damaged SQLite database")
+    db.write_bytes(data.replace(b"notes", b"n\xc4tes"))  # a name alone: SQLite reads on
+    one_line_error(day(db), STORE_PROBLEM, str(db), "UTF-8")
+
+
+def test_aw_sqlite_spans_past_any_integer_are_rejected_rows(tmp_path: Path) -> None:
+    from .sources.test_activitywatch import export_to_sqlite
+
+    export = tmp_path / "aw.json"
+    events = [
+        {"id": i, "timestamp": f"2026-03-10T09:0{i}:00+00:00", "duration": 30.0,
+         "data": {"app": "Code", "title": "t"}}
+        for i in range(1, 4)
+    ]
+    bucket = {"id": "aw-watcher-window_h", "type": "currentwindow", "client": "c",
+              "hostname": "h", "created": "2026-03-01T00:00:00+00:00", "events": events}
+    export.write_text(json.dumps({"buckets": {bucket["id"]: bucket}}), encoding="utf-8")
+    db = export_to_sqlite(export, tmp_path / "sqlite.db")
+    conn = sqlite3.connect(db)
+    with conn:  # one event from the smallest 64-bit instant, one ending at infinity
+        conn.execute("UPDATE events SET starttime = ? WHERE id = 1", (-(2**63),))
+        conn.execute("UPDATE events SET endtime = 1e999 WHERE id = 2")
+    conn.close()
+    proc = day(db)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["coverage"]["rows"] == 1  # (the one from 2**63 ns before 1970 is no day's)
+    assert [(r["reason"], r["count"]) for r in doc["rejected_rows"]] == [
+        ("bad timestamp: starttime/endtime not integer ns", 1)
+    ]

@@ -56,7 +56,7 @@ from typing import TypeGuard, TypeVar
 from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
-from ..timeparse import MAX_TS_MS, TimestampError, check_range, parse_iso_ms
+from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
 from ._rows import naive_note, without_offset
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
@@ -300,7 +300,13 @@ class AWSqliteSource(Source):
             (value,) = self._conn.execute(
                 "SELECT max(endtime - starttime) FROM events WHERE bucketrow = ?", (rowid,)
             ).fetchone()
-            self._longest[rowid] = max(0, int(value)) if isinstance(value, int | float) else 0
+            # No usable event is longer than the whole timestamp range; a damaged row's
+            # span (±1e308, 2**63 ns: SQLite's subtraction overflows to a float) is cut
+            # to it, so the bound stays an SQLite integer.
+            longest = _HORIZON_NS
+            if isinstance(value, int) or (isinstance(value, float) and value == value):
+                longest = int(min(_HORIZON_NS, value))
+            self._longest[rowid] = max(0, longest) if value is not None else 0
         return self._longest[rowid]
 
     def _web_events(
@@ -432,6 +438,7 @@ def _json_event(bid: str, index: int, ev: object) -> _Event | Rejected:
     return _Event(bid, row, event_id, start_ms, dur_ms, data)
 
 
+_HORIZON_NS = (MAX_TS_MS - MIN_TS_MS) * 1_000_000
 # An event that would run past the timestamp horizon (a duration of 1e308 s) is as
 # impossible as one that starts there.
 _ENDS_TOO_LATE = "bad duration: ends after 2099"

@@ -84,6 +84,8 @@ def connect_ro(path: Path, check_same_thread: bool = True) -> sqlite3.Connection
     uri = path.resolve().as_uri()
     try:
         return _open_checked(uri + "?mode=ro", check_same_thread)
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: damaged SQLite database (its schema is not UTF-8)") from exc
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
             raise BusyError(f"{path}: locked by another process; try again") from exc
@@ -123,6 +125,8 @@ def reading(path: Path) -> Iterator[None]:
         if is_locked(exc):
             raise BusyError(f"{path}: locked by another process; try again") from exc
         raise SourceError(f"{path}: damaged SQLite database ({exc})") from exc
+    except UnicodeDecodeError as exc:  # schema text (table and column names) not UTF-8
+        raise SourceError(f"{path}: damaged SQLite database (text not UTF-8)") from exc
 
 
 def is_locked(exc: BaseException) -> bool:
