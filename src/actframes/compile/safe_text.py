@@ -12,8 +12,9 @@ Values are looked at once per distinct value: a day repeats a few hundred of the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
-from ..model import Capture, EventColumn, Snapshot
+from ..model import Capture, EventColumn, InputEvent, Snapshot
 from ..text import (
     MAX_NAME_CHARS,
     MAX_TITLE_CHARS,
@@ -29,41 +30,35 @@ def safe_capture(cap: Capture) -> tuple[Capture, bool]:
     every field made safe; and whether any value is repaired or cut (``text_notes`` then
     has something to say)."""
     snaps = cap.snapshots
-    names = {s.app for s in snaps} | {s.device for s in snaps}
-    title_set = {s.title for s in snaps}
-    url_set = {s.url for s in snaps if s.url is not None}
-    apps = _fixes(names, MAX_NAME_CHARS)
-    titles = _fixes(title_set, MAX_TITLE_CHARS)
-    urls = _fixes(url_set, MAX_URL_CHARS)
-    noted = bool(apps or titles or urls) or any(
-        REPLACEMENT in v or was_cut(v, limit)
-        for values, limit in ((names, MAX_NAME_CHARS), (title_set, MAX_TITLE_CHARS))
-        for v in values
-    ) or any(REPLACEMENT in v or was_cut(v, MAX_URL_CHARS) for v in url_set)
-    events = cap.all_columns()
-    ev_names = _fixes(
-        {c.app for c in events if c.app is not None}
-        | {c.device for c in events if c.device is not None},
-        MAX_NAME_CHARS,
-    )
+    apps, noted_names = _fixes({s.app for s in snaps} | {s.device for s in snaps}, MAX_NAME_CHARS)
+    titles, noted_titles = _fixes({s.title for s in snaps}, MAX_TITLE_CHARS)
+    urls, noted_urls = _fixes({s.url for s in snaps if s.url is not None}, MAX_URL_CHARS)
+    noted = noted_names or noted_titles or noted_urls
+    # Event columns and events one by one: their apps and devices, never grouped here.
+    ev_values = {c.app for c in cap.event_columns} | {c.device for c in cap.event_columns}
+    ev_values |= {e.app for e in cap.events} | {e.device for e in cap.events}
+    ev_values.discard(None)
+    ev_names, _ = _fixes(cast(set[str], ev_values), MAX_NAME_CHARS)
     if not (apps or titles or urls or ev_names):
         return cap, noted
-    fixed = [_safe_snapshot(s, apps, titles, urls) for s in snaps]
-    columns = [_safe_column(c, ev_names) for c in events] if ev_names else None
     safe = Capture(
         kind=cap.kind,
-        snapshots=fixed,
-        events=[] if columns is not None else cap.events,
+        snapshots=[_safe_snapshot(s, apps, titles, urls) for s in snaps],
+        events=[_safe_event(e, ev_names) for e in cap.events] if ev_names else cap.events,
         afk=cap.afk,
         rejected=cap.rejected,
         has_input=cap.has_input,
         has_afk=cap.has_afk,
         has_urls=cap.has_urls,
         interval=cap.interval,
-        event_columns=columns if columns is not None else cap.event_columns,
+        event_columns=(
+            [_safe_column(c, ev_names) for c in cap.event_columns]
+            if ev_names
+            else cap.event_columns
+        ),
         notes=cap.notes,
     )
-    return safe, noted
+    return safe, True
 
 
 def text_notes(snaps: Iterable[Snapshot]) -> list[str]:
@@ -96,13 +91,17 @@ def text_notes(snaps: Iterable[Snapshot]) -> list[str]:
     return notes
 
 
-def _fixes(values: set[str], limit: int) -> dict[str, str]:
+def _fixes(values: set[str], limit: int) -> tuple[dict[str, str], bool]:
+    """The values that change when made safe, and whether any safe value is one
+    ``text_notes`` reports (holding U+FFFD, or cut)."""
     out = {}
+    noted = False
     for v in values:
         safe = safe_field(v, limit)
         if safe != v:
             out[v] = safe
-    return out
+        noted = noted or REPLACEMENT in safe or was_cut(safe, limit)
+    return out, noted
 
 
 def _safe_snapshot(
@@ -115,6 +114,12 @@ def _safe_snapshot(
     if (app, title, url, device) == (s.app, s.title, s.url, s.device):
         return s
     return s._replace(app=app, title=title, url=url, device=device)
+
+
+def _safe_event(e: InputEvent, names: dict[str, str]) -> InputEvent:
+    app = None if e.app is None else names.get(e.app, e.app) or None
+    device = None if e.device is None else names.get(e.device, e.device) or None
+    return e if (app, device) == (e.app, e.device) else e._replace(app=app, device=device)
 
 
 def _safe_column(c: EventColumn, names: dict[str, str]) -> EventColumn:
