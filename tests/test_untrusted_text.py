@@ -156,6 +156,14 @@ def test_duration_1e308_is_a_rejected_row(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert b"Traceback" not in proc.stderr
+    # ... and `bench suite --aw` does with an export what `bench qa` does, then renders
+    # the busiest day for its token table: that too.
+    from actframes.bench.report import Dataset, QAConfig, run_qa
+    from actframes.bench.tokens_report import measure, render_day
+
+    results = run_qa([Dataset("aw", db, "UTC")], QAConfig())
+    assert [d["day"] for d in results["days"]] == [DAY]
+    assert measure(render_day(db, DAY, "UTC"))["tokens"]["context"] > 0
 
 
 def test_every_field_is_bounded_and_the_cut_disclosed(tmp_path: Path) -> None:
