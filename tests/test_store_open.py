@@ -247,3 +247,27 @@ def test_aw_sqlite_spans_past_any_integer_are_rejected_rows(tmp_path: Path) -> N
     assert [(r["reason"], r["count"]) for r in doc["rejected_rows"]] == [
         ("bad timestamp: starttime/endtime not integer ns", 1)
     ]
+
+
+def test_native_store_with_a_repeated_event_id_reports_it(tmp_path: Path) -> None:
+    """Only a damaged file repeats a key; the events are then read one by one."""
+    from actframes.model import InputEvent, Snapshot
+
+    from .builders import native_db
+
+    t0 = 1_773_133_200_000  # 2026-03-10T09:00:00Z
+    snaps = [Snapshot(i, t0 + i * 30_000, "Code", "main.py") for i in range(1, 5)]
+    events = [InputEvent(i, t0 + 31_000 + i * 1_000, "key", "Code") for i in range(1, 4)]
+    db = native_db(tmp_path / "capture.db", snaps, events)
+    conn = sqlite3.connect(db)
+    with conn:  # the same table without its key, holding one id twice
+        conn.execute("ALTER TABLE input_events RENAME TO keyed")
+        conn.execute("CREATE TABLE input_events AS SELECT * FROM keyed")
+        conn.execute("DROP TABLE keyed")
+        conn.execute("INSERT INTO input_events SELECT * FROM input_events WHERE id = 2")
+    conn.close()
+    proc = day(db, "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["coverage"]["input_events"] == 3
+    assert [(r["reason"], r["rows"]) for r in doc["rejected_rows"]] == [("duplicate id", "2")]
