@@ -344,8 +344,9 @@ def _judge(code: int, stdout: str, stderr: str) -> str | None:
         stderr.encode("utf-8")
     except UnicodeEncodeError as exc:
         return f"output is not UTF-8: {exc}"
-    if code == 0:
-        return None if stdout and not stderr else f"exit 0 with stderr {stderr[:200]!r}"
+    if code == 0:  # a document, and at most the one-line warning of rejected rows
+        warned = stderr.startswith("actframes: warning: ") and stderr.count("\n") == 1
+        return None if stdout and (not stderr or warned) else f"exit 0, stderr {stderr[:200]!r}"
     if code in (1, 2) and stderr.startswith("actframes: error: ") and stderr.count("\n") == 1:
         return None
     return f"exit {code}: {stderr[:300]!r}"
