@@ -72,8 +72,10 @@ def test_plain_day_paths_as_click_checks_them(tmp_path: Path) -> None:
     db.write_bytes(b"")
     assert cli._plain_day(["day", "--db", str(db)]) == _click_params(["--db", str(db)])
     assert cli._plain_day(["day", "--db", str(db)])["db"] == db
-    assert cli._plain_day(["day", "--db", str(tmp_path)]) is None  # a folder: click says so
-    assert _click_params(["--db", str(tmp_path)]) is None
+    # A folder passes both: the source refuses it, with every store problem's status (1).
+    folder = ["--db", str(tmp_path)]
+    assert cli._plain_day(["day", *folder]) == _click_params(folder)
+    assert _click_params(folder) is not None
 
 
 def test_only_plain_day_calls() -> None:

@@ -36,7 +36,10 @@ def __getattr__(name: str) -> Any:
 
 def compile_window(source: Source, window: Window, options: Options | None = None) -> Doc:
     """The Tier-1 document for any window of a source."""
-    cap = source.read(window.start_ms, window.end_ms)
+    from .sources.base import reading
+
+    with reading(source.path):
+        cap = source.read(window.start_ms, window.end_ms)
     return compile_capture(cap, window, options)
 
 

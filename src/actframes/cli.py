@@ -15,13 +15,12 @@ import errno
 import gc
 import math
 import os
-import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from .errors import ActframesError, SourceError, UsageError
+from .errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError, SourceError, UsageError
 from .sources import SOURCE_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,10 +42,19 @@ def default_db() -> Path:
 
 
 def machine_zone() -> str:
-    """The machine's IANA zone, resolved once here at the edge (never in the compiler)."""
+    """The machine's IANA zone, resolved once here at the edge (never in the compiler).
+
+    ``TZ``, when set, decides (as it does for the C library): an IANA name (``:`` and a
+    ``.../zoneinfo/`` path prefix allowed), or a POSIX fixed offset of whole hours such as
+    ``JST-9`` (read as ``Etc/GMT-9``, the same sign convention). Anything else is a usage
+    error naming it, never a silent UTC. Without ``TZ``: /etc/timezone, else the zone
+    /etc/localtime links to, else UTC."""
     from .window import WindowError, zone
 
-    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    tz = os.environ.get("TZ")
+    if tz is not None and tz.lstrip(":") not in ("/etc/localtime", "/etc/localtime/"):
+        return _zone_of_tz(tz)
+    candidates = []
     with contextlib.suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text().strip())
     try:
@@ -64,6 +72,33 @@ def machine_zone() -> str:
             continue
         return name
     return "UTC"
+
+
+def _zone_of_tz(tz: str) -> str:
+    import re
+
+    from .window import WindowError, zone
+
+    name = tz.removeprefix(":").strip()
+    if not name:
+        return "UTC"  # an empty TZ is UTC to the C library too
+    if "zoneinfo/" in name:
+        name = name.split("zoneinfo/", 1)[1]
+    with contextlib.suppress(WindowError):
+        zone(name)
+        return name
+    # POSIX "std offset" without daylight-saving rules; the offset is hours west of UTC.
+    m = re.fullmatch(r"(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)([+-]?)(\d{1,2})", name)
+    if m is not None:
+        hours = int(m.group(2))
+        etc = "UTC" if hours == 0 else f"Etc/GMT{m.group(1) or '+'}{hours}"
+        with contextlib.suppress(WindowError):
+            zone(etc)
+            return etc
+    raise UsageError(
+        f"the machine's zone TZ={tz!r} is neither an IANA zone name nor a fixed offset of"
+        " whole hours (such as JST-9); give --tz ZONE or set TZ to an IANA name"
+    )
 
 
 def now_ms() -> int:
@@ -87,7 +122,7 @@ def local_day(text: str | None, tz: str) -> str:
     today."""
     from datetime import date, timedelta
 
-    back = DAY_WORDS.get((text or "today").lower())
+    back = DAY_WORDS.get(("today" if text is None else text).lower())  # "" is no day
     if back is None:
         import re
 
@@ -114,14 +149,25 @@ def store_options(f: F) -> F:
     f = click.option(
         "--tz",
         metavar="ZONE",
+        callback=_named_zone,
         help="IANA time zone for days and times (default: the machine's zone).",
     )(f)
+    # No checks here: a missing, unreadable or non-file store is the source's to refuse,
+    # with the one exit status of every store problem (1), not click's usage status.
     f = click.option(
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(readable=False, path_type=Path),
+        metavar="FILE",
         help="Capture store or export (default: $ACTFRAMES_DB, else the native store).",
     )(f)
     return f
+
+
+def _named_zone(ctx: Any, param: Any, value: str | None) -> str | None:
+    """``--tz ""`` is a usage error, never the machine's zone."""
+    if value is not None and not value.strip():
+        raise UsageError("--tz needs a zone name (an IANA name such as Europe/Berlin)")
+    return value
 
 
 def out_option(default: str, help: str) -> Callable[[F], F]:
@@ -303,15 +349,17 @@ def compile_day_cli(
 ) -> dict[str, Any]:
     """The shared path of every command that prints one day: zone, store, cache."""
     from .cache import DocCache, compile_window_cached, default_cache_dir
+    from .sources.base import reading
     from .window import day_window
 
-    zone = tz or machine_zone()
+    zone = machine_zone() if tz is None else tz
     window = day_window(local_day(date, zone), zone)
     options = _options(min_minutes)
     src = _open(db, source)
     try:
         root = None if no_cache else default_cache_dir()
-        doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
+        with reading(src.path):
+            doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
     finally:
         src.close()
     return doc
@@ -370,9 +418,15 @@ def main(argv: list[str] | None = None) -> None:
         from_click = _click_error(exc)
         if from_click is not None:
             _fail(*from_click)
+        if type(exc).__name__ == "OperationalError" and "is locked" in str(exc):
+            # A writer took the store's lock between two reads (sqlite3 not imported here).
+            _fail("the capture store is locked by another process; try again", BusyError.exit_code)
         if os.environ.get("ACTFRAMES_DEBUG"):
             raise
-        _fail(f"internal error: {type(exc).__name__}: {exc} (ACTFRAMES_DEBUG=1 shows more)", 1)
+        _fail(
+            f"internal error: {type(exc).__name__}: {exc} (ACTFRAMES_DEBUG=1 shows more)",
+            INTERNAL_ERROR_EXIT,
+        )
 
 
 def _click_error(exc: Exception) -> tuple[str, int] | None:
@@ -451,13 +505,7 @@ def _plain_day(args: list[str]) -> dict[str, Any] | None:
 def _day_value(name: str, value: str) -> Any:
     """``value`` converted as the option's click type converts it, or None where click
     would refuse it."""
-    if name == "db":  # click.Path(dir_okay=False, path_type=Path): readable, not a folder
-        try:
-            st = os.stat(value)
-        except OSError:
-            return Path(value)
-        if stat.S_ISDIR(st.st_mode) or not os.access(value, os.R_OK):
-            return None
+    if name == "db":  # click.Path(readable=False, path_type=Path): no checks
         return Path(value)
     if name == "source":
         return value if value in SOURCE_KINDS else None

@@ -17,3 +17,14 @@ class UsageError(ActframesError):
     """A request that cannot be served as asked (bad date, zone, options)."""
 
     exit_code = 2
+
+
+class BusyError(SourceError):
+    """A store another process holds locked (a writer mid-transaction): try again."""
+
+    # sysexits.h EX_TEMPFAIL: a temporary failure, the user is invited to retry.
+    exit_code = 75
+
+
+# The exit status of an internal error (a bug): sysexits.h EX_SOFTWARE.
+INTERNAL_ERROR_EXIT = 70

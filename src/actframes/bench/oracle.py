@@ -58,6 +58,7 @@ IDLE_MIN_MS = 300_000  # idle stretches this long count towards an away period .
 BLIP_MS = 60_000  # ... and less activity than this between two of them does not end it
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_LATEST_MS = 4_102_444_800_000  # 2100-01-01T00:00Z: the readers' horizon for any instant
 _INVISIBLE = re.compile("[\u200b\u200e\u200f\u2060\ufeff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _KEY_TYPES = {"key", "keydown", "key_press"}
@@ -331,6 +332,8 @@ def _aw_events(bucket: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any
         if ts is None or isinstance(dur, bool) or not isinstance(dur, int | float):
             continue
         if dur < 0 or dur != dur or dur == float("inf"):
+            continue
+        if ts + dur * 1000 >= _LATEST_MS:  # ends after 2099: an impossible row
             continue
         yield ts, int(dur * 1000 + 0.5), ev["data"], ev.get("id")
 

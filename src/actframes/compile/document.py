@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from ..model import Capture, Rejected, Span
 from ..records import FrozenRecord
+from ..text import MAX_NAME_CHARS, safe_field
 from ..window import Window, zone
 from .attribute import INPUT_FIELDS, Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
@@ -238,8 +239,14 @@ def span_list(spans: Sequence[Span], clock: Clock) -> list[Doc]:
 
 def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
     groups: dict[tuple[str, str], list[str]] = {}
+    # Table names (an export's bucket ids) and row labels come from the file: untrusted.
+    tables: dict[str, str] = {}
     for r in rejected:
-        groups.setdefault((r.table, r.reason), []).append(r.row)
+        table = tables.get(r.table)
+        if table is None:
+            table = tables[r.table] = safe_field(r.table, MAX_NAME_CHARS)
+        row = r.row if _is_int(r.row) else safe_field(r.row, _MAX_ROW_LABEL)
+        groups.setdefault((table, r.reason), []).append(row)
     out = []
     for (table, reason), rows in sorted(groups.items()):
         ints = [int(x) for x in rows if _is_int(x)]
@@ -249,6 +256,9 @@ def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
             listed = ",".join(filter(None, [listed, *others[:5]]))
         out.append({"table": table, "reason": reason, "count": len(rows), "rows": listed})
     return out
+
+
+_MAX_ROW_LABEL = 64
 
 
 def blind_spots(cap: Capture, interval: bool) -> list[str]:
@@ -289,6 +299,7 @@ def assemble(
     compiled: dict[str, Any],
     reattributed: dict[str, int],
     evidence_max_runs: int | None = None,
+    text_notes: Sequence[str] = (),
 ) -> Doc:
     clock = Clock(window.tz)
     views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
@@ -330,5 +341,5 @@ def assemble(
         "frames": [frame_obj(f, clock, views_of) for f in shown],
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),
-        "blind_spots": blind_spots(cap, interval),
+        "blind_spots": [*blind_spots(cap, interval), *text_notes],
     }

@@ -17,6 +17,7 @@ from .ledger import build_ledger
 from .pieces import Piece, Row, claim_rows
 from .place import AwayClock, merge_spans, place_stream, streams
 from .provenance import capture_digest, constants
+from .safe_text import safe_capture, text_notes
 from .sessionize import sessionize
 
 _DUR = itemgetter(6)  # Snapshot.dur_ms
@@ -65,6 +66,8 @@ def compile_pieces(
     credited time), for views that need a row's own time (``compile/comms.py``)."""
     opts = options or Options()
     rules = opts.rules
+    source_cap = cap
+    cap, text_noted = safe_capture(cap)
     away = AwayClock(cap.afk)
     snaps = cap.snapshots
     interval = cap.interval or list(map(_DUR, snaps)).count(None) < len(snaps)
@@ -121,7 +124,13 @@ def compile_pieces(
         unattributed=unattributed,
         interval=interval,
         # The streams are the snapshots in the digest's order already: no second sort.
-        digest=digest or capture_digest(cap, [s for st in by_device.values() for s in st]),
+        # The digest is of the capture as read, before any field was made safe.
+        digest=digest
+        or capture_digest(
+            source_cap,
+            [s for st in by_device.values() for s in st] if cap is source_cap else None,
+        ),
+        text_notes=text_notes(r.snap for r in placed) if text_noted else [],
         reattributed=reattributed,
         compiled=compiled_obj(opts),
         evidence_max_runs=evidence_max_runs,

@@ -72,6 +72,8 @@ _URL_IN_TITLE = LazyRe(
 _USERINFO = LazyRe(r"(?P<s>[a-z][a-z0-9+.-]*://)[^\s/@]+@", re.IGNORECASE)
 _WS = LazyRe(r"\s+")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"))
+# A title as shown keeps ZWJ / ZWNJ: they join emoji and spell words in some scripts.
+_INVISIBLE_SHOWN = dict.fromkeys(map(ord, "\u200b\u200e\u200f\u2060\ufeff"))
 
 # ---------------------------------------------------------------- app families
 
@@ -608,7 +610,7 @@ def app_family(app: str) -> str | None:
 def clean_title(app: str, title: str) -> str:
     """``title`` without the browser's own suffix (and, in browsers, unread counters),
     with any URL in it cut before its query or fragment. Whitespace is normalised."""
-    t = _WS.sub(" ", (title or "").translate(_INVISIBLE)).strip()
+    t = _WS.sub(" ", (title or "").translate(_INVISIBLE_SHOWN)).strip()
     if _ONLY_BROWSER.fullmatch(t):
         return ""
     t = _SUFFIX.sub("", t)

@@ -6,8 +6,8 @@ import sqlite3
 from pathlib import Path
 
 from ..capture.store import APPLICATION_ID
-from ..errors import SourceError
-from .base import Source, connect_ro, tables
+from ..errors import BusyError, SourceError
+from .base import Source, check_file, connect_ro, is_locked, reading, tables
 
 SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
@@ -16,10 +16,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 def detect(path: Path) -> str:
     """The store family of ``path``, judged from the file's own content."""
-    if not path.exists():
-        raise SourceError(f"{path}: no such file")
-    if path.is_dir():
-        raise SourceError(f"{path}: is a directory, not a capture database or export")
+    check_file(path)
     try:
         with path.open("rb") as fh:
             head = fh.read(512)
@@ -46,6 +43,8 @@ def _sqlite_family(path: Path) -> str:
         app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
         names = tables(conn)
     except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise BusyError(f"{path}: locked by another process; try again") from exc
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
     finally:
         conn.close()
@@ -62,7 +61,13 @@ def _sqlite_family(path: Path) -> str:
 def open_source(path: str | Path, kind: str | None = None) -> Source:
     """Open a capture store read-only; ``kind`` forces a family instead of detecting it."""
     p = Path(path).expanduser()
+    check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
+    with reading(p):
+        return _open_family(p, family)
+
+
+def _open_family(p: Path, family: str) -> Source:
     if family == "native":
         from .native import NativeSource
 
@@ -74,8 +79,6 @@ def open_source(path: str | Path, kind: str | None = None) -> Source:
     if family == "activitywatch":
         from .activitywatch import AWExportSource, AWSqliteSource
 
-        if not p.exists():
-            raise SourceError(f"{p}: no such file")
         with p.open("rb") as fh:
             is_sqlite = fh.read(16) == _SQLITE_MAGIC
         return AWSqliteSource(p) if is_sqlite else AWExportSource(p)

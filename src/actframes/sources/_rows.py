@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from .. import recache
 from ..model import Rejected
 from ..text import clean_name, clip_title
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
@@ -21,6 +22,26 @@ def parse_ts(value: object, table: str, row: object) -> int | Rejected:
     except TimestampError as exc:
         return Rejected(table, str(row), _reason(exc))
     return ts
+
+
+# A stored ISO timestamp (a column named ``timestamp``) that ends in no UTC offset: not
+# Z / z / UTC, nor +hh:mm, +hhmm or +hh. Such rows are read as UTC, and the document says so.
+NO_OFFSET_SQL = (
+    "NOT (timestamp LIKE '%Z' OR timestamp LIKE '%UTC'"
+    " OR substr(timestamp, -6, 1) IN ('+', '-') OR substr(timestamp, -5, 1) IN ('+', '-')"
+    " OR substr(timestamp, -3, 1) IN ('+', '-'))"
+)
+_OFFSET = recache.compile(r"(?:[Zz]|UTC|[+-]\d\d(?::?\d\d)?)\s*\Z")
+
+
+def naive_note(count: int) -> str:
+    """The blind spot of ``count`` timestamps read as UTC for want of an offset."""
+    return f"{count} stored timestamp(s) carry no UTC offset: they were read as UTC"
+
+
+def without_offset(value: object) -> bool:
+    """Whether a stored timestamp is ISO text with no UTC offset (read as UTC)."""
+    return isinstance(value, str) and len(value) >= 16 and _OFFSET.search(value) is None
 
 
 def check_ms(value: object, table: str, row: object) -> int | Rejected:

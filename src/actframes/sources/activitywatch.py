@@ -56,7 +56,8 @@ from typing import TypeGuard, TypeVar
 from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
-from ..timeparse import TimestampError, check_range, parse_iso_ms
+from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
+from ._rows import naive_note, without_offset
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
 KIND = "activitywatch"
@@ -197,6 +198,14 @@ class AWExportSource(Source):
                 self._afk.append(_keep((_afk_event(e) for e in events), self._rejected))
         rows, dups = _assign_ids(windows)
         self._rejected += dups
+        # Timestamps without a UTC offset are read as UTC (as aw-core parses them): said.
+        self._naive = sum(
+            1
+            for bucket, raw in buckets
+            if bucket.type == WINDOW_TYPE
+            for ev in raw
+            if isinstance(ev, dict) and without_offset(ev.get("timestamp"))
+        )
         # Fusion depends only on the events, not on the read window, so it is done once.
         self._snapshots = _snapshots(rows, _WebIndex(webs))
         self._starts = [s.ts_ms for s in self._snapshots]
@@ -207,7 +216,7 @@ class AWExportSource(Source):
         # Sorted by start: a row starting before lo - (longest duration) cannot reach lo.
         first = bisect_left(self._starts, lo - self._max_dur)
         last = bisect_left(self._starts, hi)
-        return _capture(
+        cap = _capture(
             [s for s in self._snapshots[first:last] if _reaches(s, lo)],
             [[a for a in evs if _touches(a.start_ms, a.end_ms, lo, hi)] for evs in self._afk],
             self._rejected,
@@ -216,6 +225,9 @@ class AWExportSource(Source):
             has_afk=self._has_afk,
             has_urls=self._has_web,
         )
+        if self._naive:
+            cap.notes.append(naive_note(self._naive))
+        return cap
 
     def close(self) -> None:
         """Nothing is held open: the file was read once, by the constructor."""
@@ -288,7 +300,13 @@ class AWSqliteSource(Source):
             (value,) = self._conn.execute(
                 "SELECT max(endtime - starttime) FROM events WHERE bucketrow = ?", (rowid,)
             ).fetchone()
-            self._longest[rowid] = max(0, int(value)) if isinstance(value, int | float) else 0
+            # No usable event is longer than the whole timestamp range; a damaged row's
+            # span (±1e308, 2**63 ns: SQLite's subtraction overflows to a float) is cut
+            # to it, so the bound stays an SQLite integer.
+            longest = _HORIZON_NS
+            if isinstance(value, int) or (isinstance(value, float) and value == value):
+                longest = int(min(_HORIZON_NS, value))
+            self._longest[rowid] = max(0, longest) if value is not None else 0
         return self._longest[rowid]
 
     def _web_events(
@@ -412,10 +430,18 @@ def _json_event(bid: str, index: int, ev: object) -> _Event | Rejected:
         return Rejected(bid, row, "bad duration: not a finite number", start_ms)
     if dur_ms < 0:
         return Rejected(bid, row, "negative duration", start_ms)
+    if start_ms + dur_ms >= MAX_TS_MS:
+        return Rejected(bid, row, _ENDS_TOO_LATE, start_ms)
     data = ev.get("data")
     if not isinstance(data, dict):
         return Rejected(bid, row, "data is not an object", start_ms)
     return _Event(bid, row, event_id, start_ms, dur_ms, data)
+
+
+_HORIZON_NS = (MAX_TS_MS - MIN_TS_MS) * 1_000_000
+# An event that would run past the timestamp horizon (a duration of 1e308 s) is as
+# impossible as one that starts there.
+_ENDS_TOO_LATE = "bad duration: ends after 2099"
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -494,6 +520,8 @@ def _sql_event(bid: str, row: tuple[object, ...]) -> _Event | Rejected:
     if data is None:
         return Rejected(bid, label, "data is not a JSON object", start_ms)
     dur_ms = (end_ns - start_ns + _NS_PER_MS // 2) // _NS_PER_MS  # half up
+    if start_ms + dur_ms >= MAX_TS_MS:
+        return Rejected(bid, label, _ENDS_TOO_LATE, start_ms)
     return _Event(bid, label, event_id if _is_int(event_id) else None, start_ms, dur_ms, data)
 
 

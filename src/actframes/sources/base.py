@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from ..errors import SourceError
+from ..errors import BusyError, SourceError
 from ..model import Capture
 
 # Rows this far outside the requested window are read too, so a row just before the
@@ -41,19 +45,108 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
+def check_file(path: Path) -> None:
+    """Refuse at once what cannot be a store: a missing path, a folder, a pipe or device
+    (opening a FIFO would wait for a writer forever), standard input (``-``), an
+    unreadable file. Every refusal is a ``SourceError``, so one exit status (1)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        if str(path) == "-":
+            raise SourceError(
+                "-: stores are not read from standard input; save the export to a file"
+                " and give its path"
+            ) from None
+        raise SourceError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read ({exc.strerror})") from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise SourceError(f"{path}: is a directory, not a capture database or export")
+    if not stat.S_ISREG(st.st_mode):
+        raise SourceError(
+            f"{path}: not a regular file (a pipe, socket or device); save the store or"
+            " export to a file and give its path"
+        )
+    if not os.access(path, os.R_OK):
+        raise SourceError(f"{path}: cannot read (permission denied)")
+
+
 def connect_ro(path: Path, check_same_thread: bool = True) -> sqlite3.Connection:
     """Open a SQLite file read-only; the user's capture data is never written.
-    ``check_same_thread=False``: the connection may be handed to one other thread."""
-    if not path.exists():
-        raise SourceError(f"{path}: no such file")
-    uri = path.resolve().as_uri() + "?mode=ro"
+    ``check_same_thread=False``: the connection may be handed to one other thread.
+
+    A WAL store in a folder this user cannot write, without its ``-shm`` file (another
+    user's store, a read-only mount), cannot be opened read-only: SQLite would have to
+    create the ``-shm`` file. When no ``-wal`` file holds changes the main file lacks,
+    it is read with ``immutable=1`` (exactly what is in the main file); otherwise the
+    error says why it cannot be read."""
+    check_file(path)
+    uri = path.resolve().as_uri()
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=check_same_thread)
-        conn.execute("PRAGMA query_only = ON")
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return _open_checked(uri + "?mode=ro", check_same_thread)
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: damaged SQLite database (its schema is not UTF-8)") from exc
+    except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise BusyError(f"{path}: locked by another process; try again") from exc
+        if not _cannot_make_shm(exc, path):
+            raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise SourceError(
+            f"{path}: a WAL store in a folder this user cannot write, with changes in"
+            f" {wal.name} not yet in the main file: SQLite must create {path.name}-shm to"
+            " read them. Read it as its owner, or copy the store with its -wal file"
+        )
+    try:
+        return _open_checked(uri + "?mode=ro&immutable=1", check_same_thread)
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
+
+
+def _open_checked(uri: str, check_same_thread: bool) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=check_same_thread)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
     return conn
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """SQLite errors met while reading a store (a page damaged past its header, a lock
+    taken between two reads) as the one-line store errors that name it."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise BusyError(f"{path}: locked by another process; try again") from exc
+        raise SourceError(f"{path}: damaged SQLite database ({exc})") from exc
+    except UnicodeDecodeError as exc:  # schema text (table and column names) not UTF-8
+        raise SourceError(f"{path}: damaged SQLite database (text not UTF-8)") from exc
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether a SQLite error is another process's lock (busy), not a broken file."""
+    return "database is locked" in str(exc) or "database table is locked" in str(exc)
+
+
+def _cannot_make_shm(exc: sqlite3.DatabaseError, path: Path) -> bool:
+    """The read-only open failed because the ``-shm`` file of a WAL store is missing and
+    its folder is not writable by this user."""
+    if "readonly" not in str(exc) and "unable to open" not in str(exc):
+        return False
+    if Path(f"{path}-shm").exists() or os.access(path.parent, os.W_OK):
+        return False
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return False
+    return header[18:20] == b"\x02\x02"  # file format versions 2/2: WAL mode
 
 
 def fetch(conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> list[Any]:

@@ -10,8 +10,8 @@ from ..capture.store import SCHEMA_VERSION
 from ..errors import SourceError
 from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._columns import columns_from_groups
-from ._rows import Names, check_ms
+from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
+from ._rows import Names, check_ms, first_of_each_id
 from .base import READ_MARGIN_MS, Source, connect_ro, fetch, tables
 
 DAY_MS = 86_400_000
@@ -146,8 +146,11 @@ class NativeSource(Source):
             )
             groups = fetch(self._conn, q, (lo, hi))
             if all(g[0] for g in groups):  # else a row needs a report: read one by one
-                cap.event_columns = columns_from_groups((g[1:] for g in groups), _known_kind)
-                return
+                try:
+                    cap.event_columns = columns_from_groups((g[1:] for g in groups), _known_kind)
+                    return
+                except (DuplicateIds, UnplacedRows):  # a damaged id column: one by one
+                    pass
         q = (
             "SELECT id, ts_ms, kind, count, app, device FROM input_events"
             f" WHERE ts_ms >= ? AND ts_ms < ? AND kind IN ({kinds}) UNION ALL "
@@ -164,6 +167,9 @@ class NativeSource(Source):
             n = count if isinstance(count, int) and count > 0 else 1
             ev_app = names.app(app_raw) or None
             cap.events.append(InputEvent(rid, ts, kind, ev_app, device or None, n))
+        # Ids are the table's key; only a damaged file repeats one: one event per id.
+        cap.events, dropped = first_of_each_id(cap.events, "input_events")
+        cap.rejected.extend(dropped)
 
 
 def _known_kind(kind: str) -> str | None:

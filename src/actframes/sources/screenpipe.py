@@ -31,7 +31,7 @@ from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent, Reject
 from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, _days_in_month
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
-from ._rows import Names, first_of_each_id, parse_ts
+from ._rows import NO_OFFSET_SQL, Names, first_of_each_id, naive_note, parse_ts
 from .base import READ_MARGIN_MS, Source, connect_ro, fetch, rowid_alias, table_columns, tables
 
 # Stored event types and the input kind each counts as. screenpipe writes ordinary typing
@@ -125,6 +125,14 @@ class ScreenpipeSource(Source):
                 event_groups = events.result() if events is not None else None
             if event_groups is not None:
                 self._read_events(cap, lo, hi, ms, event_groups)
+            naive = fetch(
+                self._conn,
+                f"SELECT count(*) FROM frames WHERE timestamp >= ? AND timestamp < ?"
+                f" AND {NO_OFFSET_SQL}",
+                (lo, hi),
+            )[0][0]
+            if naive:
+                cap.notes.append(naive_note(naive))
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{self.path}: cannot read ({exc})") from exc
         return cap
