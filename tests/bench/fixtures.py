@@ -93,12 +93,13 @@ def _aw(ts: str, dur: float, data: dict[str, object]) -> dict[str, object]:
 def hand_aw(path: Path) -> Path:
     """An ActivityWatch export (window, web and AFK buckets), newest first as AW writes.
 
-    Window events: firefox 10:00 for 120 s (the PR; a web event with another title
-    overlaps too and loses), Code 10:02 for 60 s, firefox 10:03 for 0 s (no URL), Code
-    10:05 for 600 s (cut at 10:14 by the next event; AFK 10:10-10:20 leaves 300 s),
-    firefox 10:14 for 60 s on mail.example.org (all AFK: 0 s). firefox.exe 120 s,
-    Code.exe 360 s; github.com 120 s, mail.example.org 0 s. First activity 10:00, last
-    10:10. Longest frame: Code.exe at 10:05 (300 s).
+    Window events: firefox 10:00 for 120 s (the PR until 10:00:30, when another tab's
+    web event begins: ActivityWatch's flood gives the later one precedence, and no web
+    event covers 10:00:40-10:02), Code 10:02 for 60 s, firefox 10:03 for 0 s (dropped by
+    flooding), Code 10:05 for 600 s (AFK 10:10-10:20 leaves 300 s), firefox 10:14 for
+    60 s on mail.example.org (all AFK: 0 s). firefox.exe 120 s, Code.exe 360 s;
+    github.com 30 s, example.com 10 s. First activity 10:00, last 10:10. Longest frame:
+    Code.exe from 10:02 (360 s: the empty Firefox event between its two events is gone).
     """
     window = [
         _aw("10:00:00", 120.0, {"app": "firefox.exe", "title": PR_TITLE + " — Mozilla Firefox"}),

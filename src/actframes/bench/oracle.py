@@ -1,10 +1,11 @@
 """The oracle: the truth about a day, read straight from the capture store.
 
 Independent of the compiler on purpose: it imports nothing from ``actframes.compile``,
-``actframes.emit`` or ``actframes.sources``. It opens the stores itself (``sqlite3`` for the
-native store and screenpipe-style databases, ``json`` for ActivityWatch exports) and
-computes every answer with the measurement rules as SPEC.md defines them, written again
-here in plain Python:
+``actframes.emit`` or ``actframes.sources`` but ActivityWatch's own rules
+(``sources/aw_rules.py``, checked against a real aw-server's answers). It opens the
+stores itself (``sqlite3`` for the native store and screenpipe-style databases, ``json``
+for ActivityWatch exports) and computes every answer with the measurement rules as
+SPEC.md defines them, written again here in plain Python:
 
 - Rows are grouped into streams by device and ordered by (time, row id).
 - Point sources (native, screenpipe-style): a row holds ``min(gap to the next row of its
@@ -13,10 +14,9 @@ here in plain Python:
   of its stream begins; no cap.
 - Active ("earned") time is held time minus recorded away (AFK) time, cut to the day.
 - A site is the URL's host, lower-cased, without ``www.``, port, user-info or trailing dot.
-- ActivityWatch browser rows get their URL from the web bucket: among web events of the
-  same browser family that overlap the row, the one whose title is part of the window
-  title, then the one with the most overlap; else one within 2 s whose title agrees.
-  A private-browsing window (its title says so) gets no URL: the watcher never sees it.
+- ActivityWatch rows are the pieces ActivityWatch's web UI credits, host by host: window
+  events flooded, cut to the host's not-AFK time (audible browser time included), browser
+  time split by the URLs of the web events overlapping it.
 - Frames: consecutive rows of one stream with the same (app, site), closed by a gap of
   more than 300 s; A → B → A folds into one A frame when B's first row is at most 20 s
   before A's return. A frame's active time is its own rows' active time.
@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -288,39 +288,11 @@ _BROWSER_APPS = (
     ("vivaldi", "chromium"),
     ("safari", "safari"),
 )
-_BROWSER_WORDS = {
-    "firefox": "firefox",
-    "librewolf": "firefox",
-    "waterfox": "firefox",
-    "chrome": "chromium",
-    "chromium": "chromium",
-    "brave": "chromium",
-    "edge": "chromium",
-    "msedge": "chromium",
-    "opera": "chromium",
-    "vivaldi": "chromium",
-    "safari": "safari",
-}
 
 
 def _family_of_app(app: str) -> str | None:
     a = app.casefold()
     return next((fam for frag, fam in _BROWSER_APPS if frag in a), None)
-
-
-def _family_of_bucket(bid: str) -> str | None:
-    words = re.split(r"[^a-z0-9]+", bid.casefold())
-    return next((_BROWSER_WORDS[w] for w in words if w in _BROWSER_WORDS), None)
-
-
-@dataclass(frozen=True, slots=True)
-class _Web:
-    start: int
-    end: int
-    url: str
-    title: str  # casefolded
-    family: str | None
-    host: str
 
 
 def _aw_events(bucket: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any], Any]]:
@@ -339,6 +311,8 @@ def _aw_events(bucket: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any
 
 
 def _load_aw_export(p: Path) -> Store:
+    from ..sources.aw_rules import Ev, HostInput, host_pieces
+
     try:
         doc = json.loads(p.read_bytes())
     except (OSError, ValueError) as exc:
@@ -346,9 +320,10 @@ def _load_aw_export(p: Path) -> Store:
     buckets = doc.get("buckets") if isinstance(doc, dict) else None
     if not isinstance(buckets, dict):
         raise OracleError(f'{p}: not an ActivityWatch export (no "buckets" object)')
-    windows: list[tuple[int, int, str, str, str, str, Any]] = []
-    webs: list[_Web] = []
-    afk_buckets: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
+    windows: list[tuple[int, int, str, str, str, str, Any, str]] = []
+    webs: list[tuple[str, str, Ev]] = []  # (host, bucket, event)
+    afk: dict[str, list[Ev]] = {}
+    away: list[tuple[int, int]] = []
     for bid in sorted(buckets, key=str):
         b = buckets[bid]
         if not isinstance(b, dict):
@@ -358,91 +333,56 @@ def _load_aw_export(p: Path) -> Store:
             for ts, dur, data, eid in _aw_events(b):
                 app = _clean(data.get("app"))
                 if app:
-                    windows.append((ts, dur, app, _clean(data.get("title")), str(bid), host, eid))
+                    key = json.dumps(data, sort_keys=True)
+                    windows.append(
+                        (ts, dur, app, _clean(data.get("title")), str(bid), host, eid, key)
+                    )
         elif kind == "web.tab.current":
-            fam = _family_of_bucket(str(bid))
             for ts, dur, data, _ in _aw_events(b):
                 url = _url(data.get("url"))
                 if url:
-                    title = _clean(data.get("title")).casefold()
-                    webs.append(_Web(ts, ts + dur, url, title, fam, host))
+                    ref = (url, data.get("audible") is True)
+                    key = json.dumps(data, sort_keys=True)
+                    webs.append((host, str(bid), Ev(ts, dur, key, ref, (dur, key))))
         elif kind == "afkstatus":
-            away, seen = [], []
+            mine = afk.setdefault(host, [])
             for ts, dur, data, _ in _aw_events(b):
-                seen.append((ts, ts + dur))
-                if data.get("status") == "afk":
+                status = data.get("status")
+                if status in ("afk", "not-afk"):
+                    mine.append(Ev(ts, dur, status, None, (dur, status)))
+                if status == "afk":
                     away.append((ts, ts + dur))
-            afk_buckets.append((_union(away), _union(seen)))
     if not windows:
         raise OracleError(f"{p}: no window events (bucket type 'currentwindow')")
-    windows.sort(key=lambda w: (w[0], w[1], w[2], w[3], w[4]))
+    windows.sort(key=lambda w: (w[0], w[1], w[2], w[3], w[7], w[4]))
     next_id = 1 + max((w[6] for w in windows if isinstance(w[6], int)), default=0)
-    web_index = _WebIndex(webs)
-    rows: list[ORow] = []
+    by_host: dict[str, list[Ev]] = {}
     seen_ids: set[int] = set()
-    for ts, dur, app, title, _bid, host, eid in windows:
+    for ts, dur, app, title, _bid, host, eid, key in windows:
         if not isinstance(eid, int) or isinstance(eid, bool):
             eid, next_id = next_id, next_id + 1
         if eid in seen_ids:
             continue
         seen_ids.add(eid)
-        url = web_index.url_for(ts, ts + dur, app, title, host)
-        rows.append(ORow(eid, ts, app, title, url, host, dur))
-    return Store(p, "activitywatch", rows, [], _aw_away(afk_buckets), False, bool(afk_buckets),
-                 bool(webs))  # fmt: skip
+        by_host.setdefault(host, []).append(Ev(ts, dur, key, (eid, app, title), (dur, key, eid)))
+    rows: list[ORow] = []
+    web_hosts = {h for h, _, _ in webs}
+    for host, evs in sorted(by_host.items()):
+        web: dict[str, list[Ev]] = {}
+        for h, bid, e in webs:
+            if h == host or (host not in web_hosts and h.casefold() in ("", "unknown")):
+                web.setdefault(bid, []).append(e)
+        pieces, _ = host_pieces(HostInput(evs, afk.get(host), web, _piece_app))
+        for pc in pieces:
+            eid, app, title = cast(tuple[int, str, str], pc.ref)
+            rows.append(ORow(eid, pc.start, app, title, pc.url, host, pc.end - pc.start))
+    credited = _union((r.ts, r.ts + (r.dur or 0)) for r in rows)
+    return Store(p, "activitywatch", rows, [], _minus(_union(away), credited), False,
+                 bool(afk), bool(webs))  # fmt: skip
 
 
-def _aw_away(
-    buckets: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]],
-) -> list[tuple[int, int]]:
-    """Away where every AFK bucket that reported anything says away."""
-    if not buckets:
-        return []
-    away = _union(s for spans, _ in buckets for s in spans)
-    if len(buckets) > 1:
-        lo = min((s for _, seen in buckets for s, _ in seen), default=0)
-        hi = max((e for _, seen in buckets for _, e in seen), default=0)
-        for spans, seen in buckets:
-            away = _intersect(away, _union([*spans, *_minus([(lo, hi)], seen)]))
-    return away
-
-
-class _WebIndex:
-    def __init__(self, webs: list[_Web]) -> None:
-        self.webs = sorted(webs, key=lambda w: (w.start, w.end, w.url))
-        self.starts = [w.start for w in self.webs]
-        self.longest = max((w.end - w.start for w in self.webs), default=0)
-
-    def url_for(self, start: int, end: int, app: str, title: str, host: str) -> str | None:
-        family = _family_of_app(app)
-        if family is None:
-            return None
-        wt = title.casefold()
-        if any(m in wt for m in ("private browsing", "incognito", "inprivate", "private window")):
-            return None
-        lo = bisect_left(self.starts, start - self.longest - URL_NEAR_MS)
-        hi = bisect_right(self.starts, end + URL_NEAR_MS)
-        best: tuple[Any, ...] | None = None
-        near: tuple[Any, ...] | None = None
-        for w in self.webs[lo:hi]:
-            if w.family not in (None, family):
-                continue
-            if w.host.casefold() not in ("", "unknown") and w.host != host:
-                continue
-            agrees = bool(w.title) and w.title in wt
-            overlap = min(end, w.end) - max(start, w.start)
-            touches = overlap > 0 or (overlap == 0 and (start == end or w.start == w.end))
-            if touches:
-                key = (not agrees, -overlap, -w.start, w.url)
-                best = key if best is None or key < best else best
-            elif agrees:
-                gap = max(w.start - end, start - w.end)
-                if gap <= URL_NEAR_MS:
-                    k2 = (gap, -w.start, w.url)
-                    near = k2 if near is None or k2 < near else near
-        if best is not None:
-            return str(best[3])
-        return str(near[2]) if near is not None else None
+def _piece_app(ref: object) -> str:
+    return cast(tuple[int, str, str], ref)[1]
 
 
 # ---------------------------------------------------------------------------- spans

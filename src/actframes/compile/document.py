@@ -263,7 +263,12 @@ _MAX_ROW_LABEL = 64
 
 def blind_spots(cap: Capture, interval: bool) -> list[str]:
     spots = []
-    if interval:
+    if cap.kind == "activitywatch":
+        spots.append(
+            "active time follows ActivityWatch's web UI: window events flooded (5 s),"
+            " cut to each host's not-AFK time"
+        )
+    elif interval:
         spots.append("active time is the observed focus span, less recorded away time")
     else:
         spots.append("active time is inferred from the gaps between rows (dwell, capped)")

@@ -4,33 +4,20 @@ ActivityWatch is an *interval* source: every window event carries the span the w
 observed (a 1 s poll merged by heartbeats), so each Snapshot gets ``dur_ms``. Zero-duration
 events are kept: they are real focus switches too short to see a second poll.
 
-Buckets used (by ``type``):
+Buckets used (by ``type``), grouped by host (the bucket's ``hostname``):
 
-- ``currentwindow`` (required, one per host): the Snapshots. ``device`` = bucket hostname.
-- ``afkstatus``: ``afk`` events become away Spans. The watcher often writes a new event per
-  heartbeat instead of extending the last one (dozens of copies with one start and growing
-  durations), so spans are merged. With several AFK buckets (several hosts) the user counts
-  as away only where every host that reported anything says AFK: being away from one
-  machine while typing on another is not away.
-- ``web.tab.current``: URLs for browser window events (below).
+- ``currentwindow`` (required): window events. ``device`` = the host.
+- ``afkstatus``: the host's AFK events.
+- ``web.tab.current``: the host's browser tabs (buckets of an ``unknown`` host serve a host
+  that has none of its own, as the web UI does).
 
-Browser URL fusion. A window event is a browser event when its app name contains one of
-the substrings in ``_BROWSER_APPS`` (case-insensitive: ``firefox.exe``, ``Firefox Developer
-Edition``, ``Google-chrome`` ...). A web bucket applies to it when the bucket's browser
-family (from its id, ``aw-watcher-web-firefox``) is unknown or the same as the app's, and
-its hostname is unknown or the same. Among the applicable web events:
-
-1. Those overlapping the window event in time (a zero-length one overlaps what contains
-   its instant). The winner is the one whose title agrees, i.e. the web title is contained
-   in the window title (case-insensitive; the window title adds " — Mozilla Firefox"),
-   then the one with the most overlap, then the later start, then the smaller URL.
-   An overlapping event whose title disagrees still wins when no overlapping one agrees:
-   the tab the browser reported while the window was focused is the best evidence.
-2. If none overlaps, the one nearest in time (gap between the spans) within
-   ``URL_NEAR_MS`` whose title agrees; ties go to the later start, then the smaller URL.
-3. Else no URL.
-
-The rule depends only on the events themselves, never on the read window or file order.
+Active time follows ActivityWatch's own rules, host by host (``aw_rules``): window events
+flooded, cut to the host's flooded not-AFK periods (joined by audible browser time unless
+``audible_active`` is off), a browser window's time split by the URLs of the web events
+overlapping it. A host without an AFK bucket has its window time credited as recorded,
+and the document says so in ``blind_spots``. Each credited piece is one Snapshot with
+its span as ``dur_ms``; the capture's away spans are recorded AFK time in which no host
+was credited, so they never cut a piece again.
 
 Row ids: an event's ``id`` when it has one (always, in sqlite). A JSON export without ids
 numbers the window events 1..n after sorting them by (timestamp, duration, app, title,
@@ -43,21 +30,20 @@ become ``Rejected`` entries; rows without a usable time are reported by every re
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import accumulate
 from pathlib import Path
-from typing import TypeGuard, TypeVar
+from typing import TypeGuard, TypeVar, cast
 
 from ..errors import SourceError
 from ..model import Capture, Rejected, Snapshot, Span
 from ..text import clean_name, clip_title
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
 from ._rows import naive_note, without_offset
+from .aw_rules import Ev, HostInput, host_pieces
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
 
 KIND = "activitywatch"
@@ -65,40 +51,6 @@ WINDOW_TYPE = "currentwindow"
 AFK_TYPE = "afkstatus"
 WEB_TYPE = "web.tab.current"
 
-# A web event this close to a browser window event (and agreeing on the title) still
-# names its page: the two watchers poll independently, about a second apart.
-URL_NEAR_MS = 2_000
-
-# Substring of a lower-cased app name -> browser family. Edge is matched by its exe and
-# product names only, so "Knowledge" or "hedgehog" are not browsers.
-_BROWSER_APPS: tuple[tuple[str, str], ...] = (
-    ("firefox", "firefox"),
-    ("librewolf", "firefox"),
-    ("waterfox", "firefox"),
-    ("chromium", "chromium"),
-    ("chrome", "chromium"),
-    ("brave", "chromium"),
-    ("msedge", "chromium"),
-    ("microsoft edge", "chromium"),
-    ("microsoft-edge", "chromium"),
-    ("opera", "chromium"),
-    ("vivaldi", "chromium"),
-    ("safari", "safari"),
-)
-# Whole tokens of a web bucket id (aw-watcher-web-chrome_myhost) -> browser family.
-_BROWSER_TOKENS: dict[str, str] = {
-    "firefox": "firefox",
-    "librewolf": "firefox",
-    "waterfox": "firefox",
-    "chrome": "chromium",
-    "chromium": "chromium",
-    "brave": "chromium",
-    "edge": "chromium",
-    "msedge": "chromium",
-    "opera": "chromium",
-    "vivaldi": "chromium",
-    "safari": "safari",
-}
 # Hostnames that say "this watcher does not know its machine" (aw-watcher-web).
 _NO_HOST = ("", "unknown")
 
@@ -143,8 +95,9 @@ class _WindowRow:
     start_ms: int
     dur_ms: int
     app: str
-    title: str  # cleaned, not clipped: fusion compares whole titles
+    title: str
     device: str
+    data_key: str  # the event's whole data, canonical: flood compares data whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +105,9 @@ class _WebEvent:
     start_ms: int
     end_ms: int
     url: str
-    title_cf: str
-    family: str | None
+    audible: bool
+    data_key: str
+    bucket: str
     hostname: str
 
 
@@ -162,6 +116,7 @@ class _AfkEvent:
     start_ms: int
     end_ms: int
     afk: bool
+    hostname: str
 
 
 # ---------------------------------------------------------------------------------------
@@ -173,7 +128,7 @@ class AWExportSource(Source):
 
     kind = KIND
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, audible_active: bool = True) -> None:
         self.path = path
         buckets = _export_buckets(_load_json(path), path)
         types = {b.type for b, _ in buckets}
@@ -185,7 +140,8 @@ class AWExportSource(Source):
         self._rejected: list[Rejected] = []
         windows: list[_WindowRow] = []
         webs: list[_WebEvent] = []
-        self._afk: list[list[_AfkEvent]] = []
+        afk: list[_AfkEvent] = []
+        self._afk_hosts = {b.hostname for b, _ in buckets if b.type == AFK_TYPE}
         for bucket, raw in buckets:
             events = _keep(
                 (_json_event(bucket.bid, i, ev) for i, ev in enumerate(raw)), self._rejected
@@ -195,7 +151,7 @@ class AWExportSource(Source):
             elif bucket.type == WEB_TYPE:
                 webs += _keep((_web_event(e, bucket) for e in events), self._rejected)
             elif bucket.type == AFK_TYPE:
-                self._afk.append(_keep((_afk_event(e) for e in events), self._rejected))
+                afk += _keep((_afk_event(e, bucket) for e in events), self._rejected)
         rows, dups = _assign_ids(windows)
         self._rejected += dups
         # Timestamps without a UTC offset are read as UTC (as aw-core parses them): said.
@@ -206,10 +162,12 @@ class AWExportSource(Source):
             for ev in raw
             if isinstance(ev, dict) and without_offset(ev.get("timestamp"))
         )
-        # Fusion depends only on the events, not on the read window, so it is done once.
-        self._snapshots = _snapshots(rows, _WebIndex(webs))
+        # The rules depend only on the events, not on the read window: applied once.
+        self._snapshots, self._away, self._notes = _apply_rules(
+            rows, webs, afk, self._afk_hosts, audible_active
+        )
         self._starts = [s.ts_ms for s in self._snapshots]
-        self._max_dur = max((r.dur_ms for _, r in rows), default=0)
+        self._max_dur = max((s.dur_ms or 0 for s in self._snapshots), default=0)
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
@@ -218,12 +176,13 @@ class AWExportSource(Source):
         last = bisect_left(self._starts, hi)
         cap = _capture(
             [s for s in self._snapshots[first:last] if _reaches(s, lo)],
-            [[a for a in evs if _touches(a.start_ms, a.end_ms, lo, hi)] for evs in self._afk],
+            [a for a in self._away if _touches(a.start_ms, a.end_ms, lo, hi)],
             self._rejected,
             lo,
             hi,
             has_afk=self._has_afk,
             has_urls=self._has_web,
+            notes=self._notes,
         )
         if self._naive:
             cap.notes.append(naive_note(self._naive))
@@ -238,8 +197,9 @@ class AWSqliteSource(Source):
 
     kind = KIND
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, audible_active: bool = True) -> None:
         self.path = path
+        self._audible = audible_active
         self._longest: dict[int, int] = {}
         self._conn = connect_ro(path)
         try:
@@ -260,20 +220,25 @@ class AWSqliteSource(Source):
             events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
             windows += _keep((_window_row(e, bucket) for e in events), rejected)
         rows, dups = _assign_ids(windows)
-        snaps = _snapshots(rows, _WebIndex(self._web_events(windows, rejected, lo, hi)))
-        afk_buckets = []
+        webs: list[_WebEvent] = []
+        for bucket, rowid in self._of_type(WEB_TYPE):
+            events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
+            webs += _keep((_web_event(e, bucket) for e in events), rejected)
+        afk: list[_AfkEvent] = []
         for bucket, rowid in self._of_type(AFK_TYPE):
             events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
-            afk = _keep((_afk_event(e) for e in events), rejected)
-            afk_buckets.append([a for a in afk if _touches(a.start_ms, a.end_ms, lo, hi)])
+            afk += _keep((_afk_event(e, bucket) for e in events), rejected)
+        afk_hosts = {b.hostname for b, _ in self._of_type(AFK_TYPE)}
+        snaps, away, notes = _apply_rules(rows, webs, afk, afk_hosts, self._audible)
         return _capture(
             [s for s in snaps if s.ts_ms < hi and _reaches(s, lo)],
-            afk_buckets,
+            away,
             rejected + dups,
             lo,
             hi,
             has_afk=bool(self._of_type(AFK_TYPE)),
             has_urls=bool(self._of_type(WEB_TYPE)),
+            notes=notes,
         )
 
     def close(self) -> None:
@@ -309,37 +274,24 @@ class AWSqliteSource(Source):
             self._longest[rowid] = max(0, longest) if value is not None else 0
         return self._longest[rowid]
 
-    def _web_events(
-        self, windows: Sequence[_WindowRow], rejected: list[Rejected], lo: int, hi: int
-    ) -> list[_WebEvent]:
-        """Web events in [lo, hi) (for their rejections) and every fusion candidate of a
-        browser row of ``windows`` (which can reach outside it)."""
-        browsers = [w for w in windows if _browser_family(w.app) is not None]
-        if browsers:
-            lo = min(lo, min(w.start_ms for w in browsers) - URL_NEAR_MS)
-            hi = max(hi, max(w.start_ms + w.dur_ms for w in browsers) + URL_NEAR_MS + 1)
-        out: list[_WebEvent] = []
-        for bucket, rowid in self._of_type(WEB_TYPE):
-            events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
-            out += _keep((_web_event(e, bucket) for e in events), rejected)
-        return out
-
 
 def _capture(
     snapshots: list[Snapshot],
-    afk_buckets: list[list[_AfkEvent]],
+    away: list[Span],
     rejected: list[Rejected],
     lo: int,
     hi: int,
     *,
     has_afk: bool,
     has_urls: bool,
+    notes: list[str],
 ) -> Capture:
     shown = [r for r in rejected if r.ts_ms is None or lo <= r.ts_ms < hi]
     return Capture(
         kind=KIND,
         snapshots=snapshots,
-        afk=_away(afk_buckets, lo, hi),
+        afk=[Span(s, e) for s, e in _intersect([(a.start_ms, a.end_ms) for a in away], [(lo, hi)])],
+        notes=list(notes),  # the capture's own list: a reader may append to it
         rejected=sorted(set(shown), key=_rejected_key),
         has_input=False,  # ActivityWatch records no key or click counts
         has_afk=has_afk,
@@ -545,24 +497,43 @@ def _window_row(e: _Event, bucket: _Bucket) -> _WindowRow | Rejected:
         return Rejected(e.bucket, e.row, "empty app", e.start_ms)
     title = clean_name(e.data.get("title"))
     return _WindowRow(
-        e.bucket, e.row, e.event_id, e.start_ms, e.dur_ms, app, title, bucket.hostname
+        e.bucket,
+        e.row,
+        e.event_id,
+        e.start_ms,
+        e.dur_ms,
+        app,
+        title,
+        bucket.hostname,
+        _data_key(e.data),
     )
+
+
+def _data_key(data: Mapping[str, object]) -> str:
+    """The data as one comparable string: upstream's flood merges only equal data."""
+    return json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
 
 
 def _web_event(e: _Event, bucket: _Bucket) -> _WebEvent | Rejected:
     url = clean_name(e.data.get("url"))
     if not url:
         return Rejected(e.bucket, e.row, "empty url", e.start_ms)
-    title_cf = clean_name(e.data.get("title")).casefold()
-    family = _web_family(bucket.bid)
-    return _WebEvent(e.start_ms, e.start_ms + e.dur_ms, url, title_cf, family, bucket.hostname)
+    return _WebEvent(
+        e.start_ms,
+        e.start_ms + e.dur_ms,
+        url,
+        e.data.get("audible") is True,
+        _data_key(e.data),
+        bucket.bid,
+        bucket.hostname,
+    )
 
 
-def _afk_event(e: _Event) -> _AfkEvent | Rejected:
+def _afk_event(e: _Event, bucket: _Bucket) -> _AfkEvent | Rejected:
     status = e.data.get("status")
     if status not in ("afk", "not-afk"):
         return Rejected(e.bucket, e.row, "bad afk status", e.start_ms)
-    return _AfkEvent(e.start_ms, e.start_ms + e.dur_ms, status == "afk")
+    return _AfkEvent(e.start_ms, e.start_ms + e.dur_ms, status == "afk", bucket.hostname)
 
 
 def _assign_ids(rows: list[_WindowRow]) -> tuple[list[tuple[int, _WindowRow]], list[Rejected]]:
@@ -584,128 +555,100 @@ def _assign_ids(rows: list[_WindowRow]) -> tuple[list[tuple[int, _WindowRow]], l
     return kept, rejected
 
 
-def _row_order(r: _WindowRow) -> tuple[int, int, str, str, str, int]:
+def _row_order(r: _WindowRow) -> tuple[int, int, str, str, str, str, int]:
     return (
         r.start_ms,
         r.dur_ms,
         r.app,
         r.title,
+        r.data_key,
         r.bucket,
         -1 if r.event_id is None else r.event_id,
     )
 
 
-def _snapshots(rows: list[tuple[int, _WindowRow]], web: _WebIndex) -> list[Snapshot]:
-    snaps = [
-        Snapshot(
-            row_id=rid,
-            ts_ms=r.start_ms,
-            app=r.app,
-            title=clip_title(r.title),
-            url=web.url_for(r),
-            device=r.device,
-            dur_ms=r.dur_ms,
+# ---------------------------------------------------------------------------------------
+# ActivityWatch's rules, host by host (aw_rules)
+
+
+def _apply_rules(
+    rows: list[tuple[int, _WindowRow]],
+    webs: list[_WebEvent],
+    afk: list[_AfkEvent],
+    afk_hosts: set[str],
+    audible_active: bool,
+) -> tuple[list[Snapshot], list[Span], list[str]]:
+    """Credited pieces as Snapshots, away spans no piece overlaps, and notes for
+    blind_spots (hosts without an AFK bucket)."""
+    hosts = sorted({r.device for _, r in rows})
+    web_hosts = {w.hostname for w in webs}
+    snaps: list[Snapshot] = []
+    notes: list[str] = []
+    for host in hosts:
+        windows = [
+            Ev(r.start_ms, r.dur_ms, r.data_key, (rid, r), (r.dur_ms, r.data_key, rid))
+            for rid, r in rows
+            if r.device == host
+        ]
+        host_afk = None
+        if host in afk_hosts:
+            host_afk = [
+                Ev(a.start_ms, a.end_ms - a.start_ms, st, None, (a.end_ms - a.start_ms, st))
+                for a in afk
+                if a.hostname == host
+                for st in ("afk" if a.afk else "not-afk",)
+            ]
+        else:
+            notes.append(
+                f"host {host or '(unnamed)'!r} has no AFK bucket: its window time is"
+                " credited as recorded"
+            )
+        # The web UI takes a host's own web buckets, else those of an unknown host.
+        web_host = host if host in web_hosts else None
+        web: dict[str, list[Ev]] = {}
+        for w in webs:
+            if w.hostname == host or (web_host is None and w.hostname.casefold() in _NO_HOST):
+                web.setdefault(w.bucket, []).append(
+                    Ev(
+                        w.start_ms,
+                        w.end_ms - w.start_ms,
+                        w.data_key,
+                        (w.url, w.audible),
+                        (w.end_ms - w.start_ms, w.data_key),
+                    )
+                )
+        pieces, _ = host_pieces(
+            HostInput(windows, host_afk, web, _app_of), audible_active=audible_active
         )
-        for rid, r in rows
-    ]
-    snaps.sort(key=lambda s: (s.ts_ms, s.row_id))
-    return snaps
+        for p in pieces:
+            rid, r = cast(tuple[int, _WindowRow], p.ref)
+            snaps.append(
+                Snapshot(
+                    row_id=rid,
+                    ts_ms=p.start,
+                    app=r.app,
+                    title=clip_title(r.title),
+                    url=p.url,
+                    device=host,
+                    dur_ms=p.end - p.start,
+                )
+            )
+    snaps.sort(key=lambda s: (s.ts_ms, s.row_id, s.device))
+    credited = _merge((s.ts_ms, s.ts_ms + (s.dur_ms or 0)) for s in snaps)
+    recorded_away = _merge((a.start_ms, a.end_ms) for a in afk if a.afk)
+    away = _subtract(recorded_away, credited)
+    return snaps, [Span(s, e) for s, e in away], notes
 
 
-# ---------------------------------------------------------------------------------------
-# Browser URL fusion (rule in the module docstring)
+def _app_of(ref: object) -> str:
+    return cast(tuple[int, _WindowRow], ref)[1].app
 
 
-def _browser_family(app: str) -> str | None:
-    name = app.casefold()
-    for fragment, family in _BROWSER_APPS:
-        if fragment in name:
-            return family
-    return None
-
-
-def _web_family(bucket_id: str) -> str | None:
-    for token in re.split(r"[^a-z0-9]+", bucket_id.casefold()):
-        if token in _BROWSER_TOKENS:
-            return _BROWSER_TOKENS[token]
-    return None
-
-
-class _WebIndex:
-    """Web events sorted by start, searchable by time."""
-
-    def __init__(self, events: Iterable[_WebEvent]) -> None:
-        self._events = sorted(events, key=lambda e: (e.start_ms, e.end_ms, e.url))
-        self._starts = [e.start_ms for e in self._events]
-        # Running maximum of ends: every event before the first index whose running max
-        # reaches t ends before t, so the search can start there.
-        self._max_end = list(accumulate((e.end_ms for e in self._events), max))
-
-    def near(self, lo: int, hi: int) -> Iterable[_WebEvent]:
-        """Events with end >= lo and start <= hi."""
-        first = bisect_left(self._max_end, lo)
-        last = bisect_right(self._starts, hi)
-        return (e for e in self._events[first:last] if e.end_ms >= lo)
-
-    def url_for(self, row: _WindowRow) -> str | None:
-        family = _browser_family(row.app)
-        if family is None or not self._events:
-            return None
-        title = row.title.casefold()
-        if any(marker in title for marker in _PRIVATE_MARKERS):
-            # The web watcher never sees private windows: an overlapping event belongs
-            # to another window's tab, so a private window gets no URL.
-            return None
-        start, end = row.start_ms, row.start_ms + row.dur_ms
-        overlapping: list[tuple[bool, int, int, str]] = []
-        nearby: list[tuple[int, int, str]] = []
-        for e in self.near(start - URL_NEAR_MS, end + URL_NEAR_MS):
-            if not _applies(e, family, row.device):
-                continue
-            agrees = bool(e.title_cf) and e.title_cf in title
-            overlap = min(end, e.end_ms) - max(start, e.start_ms)
-            # A zero-length event overlaps whatever contains its instant (overlap == 0).
-            if overlap > 0 or (overlap == 0 and (start == end or e.start_ms == e.end_ms)):
-                overlapping.append((not agrees, -overlap, -e.start_ms, e.url))
-            elif agrees:
-                gap = max(e.start_ms - end, start - e.end_ms)
-                nearby.append((gap, -e.start_ms, e.url))
-        if overlapping:
-            return min(overlapping)[3]
-        return min(nearby)[2] if nearby else None
-
-
-# Title markers of private browsing windows (Firefox, Chrome/Chromium, Edge, Brave).
-_PRIVATE_MARKERS = ("private browsing", "incognito", "inprivate", "private window")
-
-
-def _applies(e: _WebEvent, family: str, device: str) -> bool:
-    same_browser = e.family is None or e.family == family
-    same_host = e.hostname.casefold() in _NO_HOST or e.hostname == device
-    return same_browser and same_host
-
-
-# ---------------------------------------------------------------------------------------
-# Away periods
-
-
-def _away(afk_buckets: list[list[_AfkEvent]], lo: int, hi: int) -> list[Span]:
-    """AFK spans within [lo, hi): where every AFK bucket that reported says away."""
-    if not afk_buckets:
+def _subtract(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Merged span list ``a`` without the merged span list ``b``."""
+    if not a:
         return []
-    per_bucket = [
-        (
-            _merge((a.start_ms, a.end_ms) for a in evs if a.afk),
-            _merge((a.start_ms, a.end_ms) for a in evs),
-        )
-        for evs in afk_buckets
-    ]
-    away = _merge(s for spans, _ in per_bucket for s in spans)
-    if len(per_bucket) > 1:
-        for spans, seen in per_bucket:
-            # Where a host reported nothing (asleep, off), it does not veto "away".
-            away = _intersect(away, _merge([*spans, *_complement(seen, lo, hi)]))
-    return [Span(s, e) for s, e in _intersect(away, [(lo, hi)])]
+    return _intersect(a, _complement(b, a[0][0], a[-1][1]))
 
 
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

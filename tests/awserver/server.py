@@ -1,0 +1,164 @@
+"""A real ActivityWatch server (the Python ``aw-server`` from PyPI) for the oracle tests.
+
+It lives in its own virtualenv (aw-server 0.12 pins old Flask, Werkzeug and peewee), made
+once and kept in the user's cache folder, keyed by the pinned requirements. The server runs
+on 127.0.0.1 on a free port, in testing mode, with its data in a folder of its own, and is
+stopped by its PID. ``awtool.py`` (run by that virtualenv) feeds it and asks it queries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+REQUIREMENTS = (
+    "aw-server==0.12.0",
+    "aw-client==0.5.15",
+    "aw-core==0.5.18",
+    "peewee<4",
+    "Flask<2.3",
+    "Werkzeug<3",
+)
+TOOL = Path(__file__).with_name("awtool.py")
+
+
+class AWUnavailable(RuntimeError):
+    """The ActivityWatch virtualenv could not be made (no network, no venv module)."""
+
+
+def venv_dir() -> Path:
+    """ACTFRAMES_AW_VENV, else a folder of the user's cache that outlives a test session
+    (the tests' own XDG_CACHE_HOME is temporary)."""
+    if os.environ.get("ACTFRAMES_AW_VENV"):
+        return Path(os.environ["ACTFRAMES_AW_VENV"])
+    key = hashlib.sha256("\n".join(REQUIREMENTS).encode()).hexdigest()[:12]
+    return Path.home() / ".cache" / "actframes-tests" / f"aw-venv-{key}"
+
+
+def ensure_venv() -> Path:
+    """The virtualenv's python, made (once) when missing."""
+    root = venv_dir()
+    python = root / "bin" / "python"
+    stamp = root / ".complete"
+    if stamp.exists():
+        return python
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(root)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *REQUIREMENTS],
+            check=True,
+            timeout=900,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise AWUnavailable(f"cannot install aw-server in a virtualenv: {exc}") from exc
+    stamp.write_text("ok\n")
+    return python
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class AWServer:
+    """One running aw-server; ``stop()`` ends it by its PID."""
+
+    def __init__(self, python: Path) -> None:
+        self.python = python
+        # tmpfs when there is one: the server commits every heartbeat.
+        shm = Path("/dev/shm")
+        self._tmp = tempfile.TemporaryDirectory(
+            prefix="actframes-aw-", dir=shm if shm.is_dir() else None
+        )
+        self.home = Path(self._tmp.name)
+        self.env = {
+            **os.environ,
+            "XDG_DATA_HOME": str(self.home / "data"),
+            "XDG_CACHE_HOME": str(self.home / "cache"),
+            "XDG_CONFIG_HOME": str(self.home / "config"),
+        }
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        server = python.parent / "aw-server"
+        self._log = (self.home / "server.log").open("wb")
+        self.proc = subprocess.Popen(
+            [str(server), "--testing", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_ready()
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / "data" / "activitywatch" / "aw-server" / "peewee-sqlite-testing.v2.db"
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"aw-server exited: {self.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/0/info", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"aw-server did not answer: {self.log_tail()}")
+
+    def log_tail(self) -> str:
+        try:
+            return (self.home / "server.log").read_text(errors="replace")[-2000:]
+        except OSError:
+            return ""
+
+    def _tool(self, *args: str) -> str:
+        res = subprocess.run(
+            [str(self.python), str(TOOL), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if res.returncode != 0:
+            raise RuntimeError(f"awtool {args[0]} failed: {res.stderr[-2000:]}")
+        return res.stdout
+
+    def feed(self, scenario: dict[str, Any]) -> None:
+        path = self.home / "scenario.json"
+        path.write_text(json.dumps(scenario))
+        self._tool("feed", str(self.port), str(path))
+
+    def oracle(self, start_iso: str, end_iso: str, host: str, *, audible: bool = True) -> Any:
+        args = ["query", str(self.port), start_iso, end_iso, host]
+        return json.loads(self._tool(*args, *([] if audible else ["--no-audible"])))
+
+    def export(self, dest: Path) -> Path:
+        with urllib.request.urlopen(f"{self.url}/api/0/export", timeout=60) as r:
+            dest.write_bytes(r.read())
+        return dest
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+    def cleanup(self) -> None:
+        self.stop()
+        self._tmp.cleanup()
