@@ -144,6 +144,17 @@ class AWServer:
         args = ["query", str(self.port), start_iso, end_iso, host]
         return json.loads(self._tool(*args, *([] if audible else ["--no-audible"])))
 
+    def import_export(self, path: Path) -> None:
+        """POST an export to the server's import endpoint (buckets it lacks are made)."""
+        req = urllib.request.Request(
+            f"{self.url}/api/0/import",
+            data=path.read_bytes(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=300) as r:
+            r.read()
+
     def export(self, dest: Path) -> Path:
         with urllib.request.urlopen(f"{self.url}/api/0/export", timeout=60) as r:
             dest.write_bytes(r.read())
