@@ -142,6 +142,14 @@ def store_options(f: F) -> F:
     import click
 
     f = click.option(
+        "--no-audible-active",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_audible_active,
+        help="ActivityWatch: audible browser tabs without input are not active time"
+        " (its web UI counts them by default).",
+    )(f)
+    f = click.option(
         "--source",
         type=click.Choice(SOURCE_KINDS),
         help="Force the store family instead of detecting it from the file.",
@@ -168,6 +176,13 @@ def _named_zone(ctx: Any, param: Any, value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise UsageError("--tz needs a zone name (an IANA name such as Europe/Berlin)")
     return value
+
+
+def _set_audible_active(_ctx: object, _param: object, off: bool) -> None:
+    # Called on every invocation (flag given or not), so nothing carries over in-process.
+    from .sources import AUDIBLE_ACTIVE
+
+    AUDIBLE_ACTIVE.set(not off)
 
 
 def out_option(default: str, help: str) -> Callable[[F], F]:

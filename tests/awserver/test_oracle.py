@@ -73,14 +73,16 @@ def _domains(theirs: dict[str, float]) -> dict[str, float]:
 _SCHEMES = {"about", "file", "moz-extension", "chrome", "chrome-extension", "data", "blob"}
 
 
-def check_day(server: AWServer, tmp: Path, scenario: dict[str, Any], day: str) -> None:
+def check_day(
+    server: AWServer, tmp: Path, scenario: dict[str, Any], day: str, *, audible: bool = True
+) -> None:
     tz = scenario["tz"]
     export = server.export(tmp / "export.json")
-    ours = ledgers_by_host(export, day, tz)
+    ours = ledgers_by_host(export, day, tz, audible_active=audible)
     start, end = sc.day_bounds(day, tz)
     compared = [0]
     for host in scenario["hosts"]:
-        theirs = server.oracle(start, end, host)
+        theirs = server.oracle(start, end, host, audible=audible)
         mine = ours.get(host, {"apps": {}, "domains": {}})
         assert_close(mine["apps"], theirs["apps"], f"{day} {host} app")
         assert_close(mine["domains"], _domains(theirs["domains"]), f"{day} {host} domain")
@@ -108,6 +110,20 @@ def test_ledger_matches_activitywatch(
     check_day(aw_server, tmp_path, scenario, scenario["day"])
     if "next_day" in scenario:
         check_day(aw_server, tmp_path, scenario, scenario["next_day"])
+
+
+def test_audible_tabs_not_active_when_turned_off(aw_server: AWServer, tmp_path: Path) -> None:
+    scenario = sc.video_with_sound("host-silent-video")
+    aw_server.feed(scenario)
+    check_day(aw_server, tmp_path, scenario, scenario["day"], audible=False)
+    day = ledgers_by_host(tmp_path / "export.json", scenario["day"], scenario["tz"])
+    quiet = ledgers_by_host(
+        tmp_path / "export.json", scenario["day"], scenario["tz"], audible_active=False
+    )
+    # The 15 minutes of video with sound and no input: counted by default, not when off.
+    loud_s = day["host-silent-video"]["apps"]["Firefox"]
+    quiet_s = quiet["host-silent-video"]["apps"].get("Firefox", 0)
+    assert loud_s - quiet_s >= 900 - 180 - 5
 
 
 def test_two_hosts_each_on_their_own_rules(aw_server: AWServer, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..capture.store import APPLICATION_ID
@@ -12,6 +13,10 @@ from .base import Source, check_file, connect_ro, is_locked, reading, tables
 SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+
+# ActivityWatch's web UI counts audible browser tabs as active time by default; the CLI's
+# --no-audible-active turns that off for every store opened after it (the MCP server too).
+AUDIBLE_ACTIVE: ContextVar[bool] = ContextVar("audible_active", default=True)
 
 
 def detect(path: Path) -> str:
@@ -58,8 +63,12 @@ def _sqlite_family(path: Path) -> str:
     raise SourceError(f"{path}: SQLite database of an unknown family (tables: {shown})")
 
 
-def open_source(path: str | Path, kind: str | None = None) -> Source:
-    """Open a capture store read-only; ``kind`` forces a family instead of detecting it."""
+def open_source(
+    path: str | Path, kind: str | None = None, *, audible_active: bool | None = None
+) -> Source:
+    """Open a capture store read-only; ``kind`` forces a family instead of detecting it.
+    ``audible_active`` (ActivityWatch only) defaults to ``AUDIBLE_ACTIVE``."""
+    audible = AUDIBLE_ACTIVE.get() if audible_active is None else audible_active
     p = Path(path).expanduser()
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
@@ -81,7 +90,9 @@ def _open_family(p: Path, family: str) -> Source:
 
         with p.open("rb") as fh:
             is_sqlite = fh.read(16) == _SQLITE_MAGIC
-        return AWSqliteSource(p) if is_sqlite else AWExportSource(p)
+        if is_sqlite:
+            return AWSqliteSource(p, audible_active=audible)
+        return AWExportSource(p, audible_active=audible)
     if family == "uilog":
         from .uilog import UILogSource
 
@@ -89,4 +100,4 @@ def _open_family(p: Path, family: str) -> Source:
     raise SourceError(f"unknown source kind {family!r} (known: {', '.join(SOURCE_KINDS)})")
 
 
-__all__ = ["SOURCE_KINDS", "Source", "detect", "open_source"]
+__all__ = ["AUDIBLE_ACTIVE", "SOURCE_KINDS", "Source", "detect", "open_source"]

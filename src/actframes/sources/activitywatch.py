@@ -633,6 +633,12 @@ def _apply_rules(
                     dur_ms=p.end - p.start,
                 )
             )
+    if webs:
+        notes.append(
+            "audible browser tabs count as active time, as ActivityWatch's web UI counts them"
+            if audible_active
+            else "audible browser tabs without input are not active time (--no-audible-active)"
+        )
     snaps.sort(key=lambda s: (s.ts_ms, s.row_id, s.device))
     credited = _merge((s.ts_ms, s.ts_ms + (s.dur_ms or 0)) for s in snaps)
     recorded_away = _merge((a.start_ms, a.end_ms) for a in afk if a.afk)
