@@ -16,7 +16,7 @@ import gc
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
@@ -380,19 +380,48 @@ def compile_day_cli(
     return doc
 
 
-def ledger_table(doc: dict[str, Any]) -> str:
-    rows = [("APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
-    for e in doc["ledger"]:
-        rows.append(
-            (e["app"], e.get("site") or "-", _hms(e["active_s"]), str(e["keys"]), str(e["clicks"]))
-        )
-    total = doc["coverage"]["active_s"]
-    rows.append(("TOTAL", "", _hms(total), "", ""))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+UNMEASURED = "—"  # a count the source does not record (never shown as 0)
+
+
+def ledger_table(doc: dict[str, Any], by_host: bool = False) -> str:
+    """The ledger as a table; ``by_host``: one block of rows per machine (the document's
+    ``hosts``, else the whole ledger under the one host its frames name)."""
+    from .compile.document import NO_INPUT_SPOT
+
+    measured = NO_INPUT_SPOT not in doc.get("blind_spots", [])
+    if not by_host:
+        rows: list[tuple[str, ...]] = [("APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
+        rows += [_ledger_row(e, measured) for e in doc["ledger"]]
+        rows.append(("TOTAL", "", _hms(doc["coverage"]["active_s"]), "", ""))
+        return _table(rows, left=2)
+    hosts = doc.get("hosts")
+    if hosts is None:
+        devices = sorted({f.get("device", "") for f in doc["frames"]}) or [""]
+        name = devices[0] if len(devices) == 1 else "-"
+        hosts = [{"host": name, "active_s": doc["coverage"]["active_s"], "ledger": doc["ledger"]}]
+    table: list[tuple[str, ...]] = [("HOST", "APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
+    for h in hosts:
+        # Per-host entries carry time only: input counts live in the whole ledger.
+        host = str(h["host"] or "-")
+        table += [(host, *_ledger_row(e, measured and "keys" in e)) for e in h["ledger"]]
+        table.append((host, "TOTAL", "", _hms(h["active_s"]), "", ""))
+    return _table(table, left=3)
+
+
+def _ledger_row(e: dict[str, Any], measured: bool) -> tuple[str, str, str, str, str]:
+    keys = str(e["keys"]) if measured else UNMEASURED
+    clicks = str(e["clicks"]) if measured else UNMEASURED
+    return (e["app"], e.get("site") or "-", _hms(e["active_s"]), keys, clicks)
+
+
+def _table(rows: Sequence[tuple[str, ...]], left: int) -> str:
+    """Columns padded to their widest cell: the first ``left`` to the left, the rest right."""
+    n = len(rows[0])
+    widths = [max(len(r[i]) for r in rows) for i in range(n)]
     lines = []
     for r in rows:
-        cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
-        cells += [r[i].rjust(widths[i]) for i in (2, 3, 4)]
+        cells = [r[i].ljust(widths[i]) for i in range(left)]
+        cells += [r[i].rjust(widths[i]) for i in range(left, n)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 

@@ -141,13 +141,17 @@ def context(
 @cli.command()
 @click.argument("date", required=False)
 @store_options
-def apps(date: str | None, db: Path | None, tz: str | None, source: str | None) -> None:
+@click.option("--by-host", is_flag=True, help="One block of rows per machine (ActivityWatch).")
+def apps(
+    date: str | None, db: Path | None, tz: str | None, source: str | None, by_host: bool
+) -> None:
     """Print the ledger of DATE as a table: time per app and site.
 
     DATE is YYYY-MM-DD, today or yesterday (default today); active time is H:MM:SS.
+    Input a source does not record shows as —, not 0.
     """
     _one_shot()
-    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0)))
+    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0), by_host))
 
 
 @cli.command()

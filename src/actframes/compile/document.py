@@ -19,7 +19,7 @@ from .attribute import INPUT_FIELDS, Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
 from .entities import PAGE, clean_title, row_ref
 from .labels import Shown, label, merge
-from .ledger import LedgerEntry, round_half_up_s
+from .ledger import LedgerEntry, host_ledgers, round_half_up_s
 from .pieces import Piece, Row
 from .ranges import compact, compact_within
 
@@ -225,6 +225,29 @@ def ledger_obj(e: LedgerEntry) -> Doc:
     return obj
 
 
+def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> Doc:
+    """``hosts``: the ledger per machine, for ActivityWatch captures of several hosts
+    (absent otherwise, so one machine's document is unchanged)."""
+    if cap.kind != "activitywatch":
+        return {}
+    per_host = host_ledgers(pieces)
+    if len(per_host) < 2:
+        return {}
+    return {
+        "hosts": [
+            {
+                "host": host,
+                "active_s": sum(s for _, _, s in entries),
+                "ledger": [
+                    {"app": app, **({"site": site} if site is not None else {}), "active_s": s}
+                    for app, site, s in entries
+                ],
+            }
+            for host, entries in per_host
+        ]
+    }
+
+
 def span_list(spans: Sequence[Span], clock: Clock) -> list[Doc]:
     return [
         {
@@ -261,6 +284,10 @@ def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
 _MAX_ROW_LABEL = 64
 
 
+# Said when the source records no input; tables show "—" for its counts, never 0.
+NO_INPUT_SPOT = "this source records no key or click counts: input is unmeasured"
+
+
 def blind_spots(cap: Capture, interval: bool) -> list[str]:
     spots = []
     if cap.kind == "activitywatch":
@@ -273,7 +300,7 @@ def blind_spots(cap: Capture, interval: bool) -> list[str]:
     else:
         spots.append("active time is inferred from the gaps between rows (dwell, capped)")
     if not cap.has_input:
-        spots.append("this source records no key or click counts: input is unmeasured")
+        spots.append(NO_INPUT_SPOT)
     if not cap.has_afk:
         spots.append("this source records no away periods: absence shows only as gaps")
     if not cap.has_urls:
@@ -342,6 +369,7 @@ def assemble(
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
+        **hosts_obj(cap, pieces),
         "viewed": viewed(pieces, clock, views_of),
         "frames": [frame_obj(f, clock, views_of) for f in shown],
         "omitted": omitted,

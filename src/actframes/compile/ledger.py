@@ -76,6 +76,22 @@ def largest_remainder_s(exact_ms: Sequence[int]) -> list[int]:
     return floors
 
 
+def host_ledgers(pieces: Sequence[Piece]) -> list[tuple[str, list[tuple[str, str | None, int]]]]:
+    """Per host (the pieces' device), in host order: (app, site, seconds) sorted as the
+    ledger is. Each entry is its exact milliseconds rounded half up once, so a host's
+    entries can differ from the whole ledger's by rounding; the pieces are not touched."""
+    groups: dict[str, dict[tuple[str, str | None], int]] = {}
+    for p in pieces:
+        by_key = groups.setdefault(p.device, {})
+        by_key[p.key] = by_key.get(p.key, 0) + p.credit_ms
+    out = []
+    for host, by_key in sorted(groups.items()):
+        entries = [(app, site, round_half_up_s(ms)) for (app, site), ms in by_key.items()]
+        entries.sort(key=lambda e: (-e[2], e[0], e[1] or ""))
+        out.append((host, entries))
+    return out
+
+
 def _apportion(group: Sequence[Piece], total_s: int) -> None:
     credits = [p.credit_ms for p in group]
     floors = [c // 1000 for c in credits]
