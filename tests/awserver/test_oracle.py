@@ -12,7 +12,6 @@ import pytest
 
 from actframes.compile.pipeline import compile_capture
 from actframes.compile.site import site_of
-from actframes.model import Capture
 from actframes.sources import open_source
 from actframes.window import day_window
 
@@ -23,31 +22,28 @@ BROWSERS = {sc.FIREFOX}
 
 
 def ledgers_by_host(path: Path, day: str, tz: str, **kw: Any) -> dict[str, dict[str, Any]]:
-    """Per host: seconds per app and per site, from the compiled document's ledger."""
+    """Per host: seconds per app and per site, from the compiled document (its ``hosts``
+    when the export holds several machines, else its ledger)."""
     window = day_window(day, tz)
     src = open_source(path, **kw)
     try:
         cap = src.read(window.start_ms, window.end_ms)
     finally:
         src.close()
+    doc = compile_capture(cap, window)
+    hosts = doc.get("hosts")
+    if hosts is None:
+        devices = {s.device for s in cap.snapshots if s.ts_ms < window.end_ms}
+        hosts = [{"host": d, "ledger": doc["ledger"]} for d in devices]
     out: dict[str, dict[str, Any]] = {}
-    for host in sorted({s.device for s in cap.snapshots}):
-        mine = Capture(
-            kind=cap.kind,
-            snapshots=[s for s in cap.snapshots if s.device == host],
-            afk=cap.afk,
-            has_afk=cap.has_afk,
-            has_urls=cap.has_urls,
-            notes=cap.notes,
-        )
-        doc = compile_capture(mine, window)
+    for h in hosts:
         apps: dict[str, int] = {}
         sites: dict[str, int] = {}
-        for e in doc["ledger"]:
+        for e in h["ledger"]:
             apps[e["app"]] = apps.get(e["app"], 0) + e["active_s"]
             if e.get("site"):
                 sites[e["site"]] = sites.get(e["site"], 0) + e["active_s"]
-        out[host] = {"apps": apps, "domains": sites, "doc": doc}
+        out[h["host"]] = {"apps": apps, "domains": sites}
     return out
 
 
