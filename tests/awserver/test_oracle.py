@@ -154,3 +154,58 @@ def test_a_real_export_imported_into_the_server(aw_server: AWServer, tmp_path: P
         total = sum(mine["apps"].values())
         assert abs(total - theirs["duration"]) <= max(5.0, 0.005 * theirs["duration"])
         assert total > 1800  # a real day's worth was compared
+
+
+def test_export_rest_and_the_servers_sqlite_give_one_ledger(
+    aw_server: AWServer, tmp_path: Path
+) -> None:
+    """The same day read three ways — the export, the running server's REST API and the
+    server's own SQLite file (peewee) — compiles to the same ledger, per host."""
+    scenario = sc.two_hosts("lap-three-ways", "desk-three-ways")
+    aw_server.feed(scenario)
+    day, tz = scenario["day"], scenario["tz"]
+    export = ledgers_by_host(aw_server.export(tmp_path / "export.json"), day, tz)
+    rest = ledgers_by_host(Path(aw_server.url), day, tz)
+    assert aw_server.db_path.exists()
+    before = aw_server.db_path.read_bytes()
+    peewee = ledgers_by_host(aw_server.db_path, day, tz)
+    assert aw_server.db_path.read_bytes() == before  # opened read-only, never changed
+    assert export == rest == peewee
+    assert export["lap-three-ways"]["apps"] and export["desk-three-ways"]["apps"]
+
+
+def test_the_mcp_server_reads_a_running_server(aw_server: AWServer, tmp_path: Path) -> None:
+    """`actframes mcp --db http://127.0.0.1:PORT`, through the SDK's own client over stdio,
+    gives the day the export gives."""
+    import asyncio
+    import json
+    import sys
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    scenario = sc.ordinary("host-mcp")
+    aw_server.feed(scenario)
+    day, tz = scenario["day"], scenario["tz"]
+    args = ["-m", "actframes.cli", "mcp", "--db", aw_server.url, "--tz", tz]
+
+    async def main() -> Any:
+        server = StdioServerParameters(command=sys.executable, args=args)
+        async with Client(server, read_timeout_seconds=120) as client:
+            return await client.call_tool("get_activity", {"day": day})
+
+    result = asyncio.run(main())
+    texts = [c.text for c in result.content]
+    assert not result.is_error, texts
+    doc = json.loads(texts[-1].split("\n\n", 1)[1])  # after the notice
+    src = open_source(aw_server.export(tmp_path / "export.json"))
+    try:
+        want = compile_capture(src.read(*_bounds(day, tz)), day_window(day, tz))
+    finally:
+        src.close()
+    assert doc["ledger"] == want["ledger"] and doc["ledger"]
+
+
+def _bounds(day: str, tz: str) -> tuple[int, int]:
+    w = day_window(day, tz)
+    return w.start_ms, w.end_ms

@@ -57,8 +57,8 @@ def _sqlite_family(path: Path) -> str:
         return "native"
     if "frames" in names:
         return "screenpipe"
-    if {"buckets", "events"} <= names:
-        return "activitywatch"
+    if {"buckets", "events"} <= names or {"bucketmodel", "eventmodel"} <= names:
+        return "activitywatch"  # aw-server-rust's sqlite.db, or aw-server's peewee file
     shown = ", ".join(sorted(names)[:6]) or "none"
     raise SourceError(f"{path}: SQLite database of an unknown family (tables: {shown})")
 
@@ -69,6 +69,12 @@ def open_source(
     """Open a capture store read-only; ``kind`` forces a family instead of detecting it.
     ``audible_active`` (ActivityWatch only) defaults to ``AUDIBLE_ACTIVE``."""
     audible = AUDIBLE_ACTIVE.get() if audible_active is None else audible_active
+    if str(path).startswith(("http:/", "https:/")):  # a running ActivityWatch server
+        if kind not in (None, "activitywatch"):
+            raise SourceError(f"{path}: a server address is an ActivityWatch store")
+        from .aw_stores import AWRestSource
+
+        return AWRestSource(str(path), audible_active=audible)
     p = Path(path).expanduser()
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
@@ -91,6 +97,15 @@ def _open_family(p: Path, family: str) -> Source:
         with p.open("rb") as fh:
             is_sqlite = fh.read(16) == _SQLITE_MAGIC
         if is_sqlite:
+            from .aw_stores import PEEWEE_TABLES, AWPeeweeSource
+
+            conn = connect_ro(p)
+            try:
+                peewee = tables(conn) >= PEEWEE_TABLES
+            finally:
+                conn.close()
+            if peewee:
+                return AWPeeweeSource(p, audible_active=audible)
             return AWSqliteSource(p, audible_active=audible)
         return AWExportSource(p, audible_active=audible)
     if family == "uilog":

@@ -275,6 +275,43 @@ class AWSqliteSource(Source):
         return self._longest[rowid]
 
 
+def events_capture(
+    buckets: list[tuple[_Bucket, list[_Event | Rejected]]],
+    lo: int,
+    hi: int,
+    *,
+    audible_active: bool,
+) -> Capture:
+    """The capture of [lo, hi) from every bucket's events (read for that range, or more):
+    what the other readers of ActivityWatch stores share (aw-server's own SQLite file, a
+    running server's REST API)."""
+    rejected: list[Rejected] = []
+    windows: list[_WindowRow] = []
+    webs: list[_WebEvent] = []
+    afk: list[_AfkEvent] = []
+    for bucket, raw in buckets:
+        events = _keep(raw, rejected)
+        if bucket.type == WINDOW_TYPE:
+            windows += _keep((_window_row(e, bucket) for e in events), rejected)
+        elif bucket.type == WEB_TYPE:
+            webs += _keep((_web_event(e, bucket) for e in events), rejected)
+        elif bucket.type == AFK_TYPE:
+            afk += _keep((_afk_event(e, bucket) for e in events), rejected)
+    rows, dups = _assign_ids(windows)
+    afk_hosts = {b.hostname for b, _ in buckets if b.type == AFK_TYPE}
+    snaps, away, notes = _apply_rules(rows, webs, afk, afk_hosts, audible_active)
+    return _capture(
+        [s for s in snaps if s.ts_ms < hi and _reaches(s, lo)],
+        away,
+        rejected + dups,
+        lo,
+        hi,
+        has_afk=bool(afk_hosts),
+        has_urls=any(b.type == WEB_TYPE for b, _ in buckets),
+        notes=notes,
+    )
+
+
 def _capture(
     snapshots: list[Snapshot],
     away: list[Span],

@@ -1,0 +1,217 @@
+"""The other places ActivityWatch keeps its data: the Python ``aw-server``'s own SQLite
+file (peewee: ``bucketmodel`` / ``eventmodel``) and a running server's REST API
+(``http://127.0.0.1:5600``). Both give the same buckets and events as an export, and the
+same rules apply (``activitywatch.events_capture``).
+
+The peewee file (aw-core ``aw_datastore/storages/peewee.py``): ``bucketmodel`` (``key``
+the integer row, ``id`` the bucket id, ``type``, ``hostname``), ``eventmodel``
+(``bucket_id`` → ``bucketmodel.key``, ``timestamp`` as text ``YYYY-MM-DD HH:MM:SS[.ffffff]
++00:00``, ``duration`` in seconds, ``datastr`` the data as JSON).
+
+The server is only ever asked with GET (``/api/0/buckets/``, then each bucket's
+``/events?start=…&end=…``), only on this machine (127.0.0.1, ::1 or localhost), with a
+timeout; a server that is not running or answers badly is a one-line error.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from ..errors import SourceError
+from ..model import Capture, Rejected
+from ..text import clean_name
+from .activitywatch import (
+    KIND,
+    WINDOW_TYPE,
+    _Bucket,
+    _Event,
+    _json_event,
+    _json_object,
+    events_capture,
+)
+from .base import READ_MARGIN_MS, connect_ro, table_columns, tables
+
+PEEWEE_TABLES = {"bucketmodel", "eventmodel"}
+_BUCKET_COLUMNS = {"key", "id", "type", "hostname"}
+_EVENT_COLUMNS = {"id", "bucket_id", "timestamp", "duration", "datastr"}
+# Timestamps are compared as text in SQL: a day of slack either side covers any offset a
+# row might carry; the exact test is redone in milliseconds.
+_TEXT_SLACK = timedelta(days=1)
+LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+TIMEOUT_S = 10.0
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _utc(ms: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=ms)
+
+
+class AWPeeweeSource:
+    """The Python aw-server's SQLite file, opened read-only."""
+
+    kind = KIND
+
+    def __init__(self, path: Path, *, audible_active: bool = True) -> None:
+        self.path = path
+        self._audible = audible_active
+        self._conn = connect_ro(path)
+        try:
+            self._check(path)
+            rows = self._conn.execute(
+                "SELECT key, id, type, hostname FROM bucketmodel ORDER BY id, key"
+            ).fetchall()
+            self._buckets = [
+                (_Bucket(clean_name(bid), clean_name(t), clean_name(h)), int(key))
+                for key, bid, t, h in rows
+            ]
+            if not any(b.type == WINDOW_TYPE for b, _ in self._buckets):
+                raise SourceError(f"{path}: no window bucket (type {WINDOW_TYPE!r})")
+            self._longest = {key: _seconds(self._conn, key) for _, key in self._buckets}
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _check(self, path: Path) -> None:
+        missing = PEEWEE_TABLES - tables(self._conn)
+        if missing:
+            raise SourceError(
+                f"{path}: not an aw-server database (no table {', '.join(sorted(missing))})"
+            )
+        for table, needed in (("bucketmodel", _BUCKET_COLUMNS), ("eventmodel", _EVENT_COLUMNS)):
+            lacking = needed - table_columns(self._conn, table)
+            if lacking:
+                cols = ", ".join(sorted(lacking))
+                raise SourceError(f"{path}: table {table} lacks column(s) {cols}")
+
+    def read(self, start_ms: int, end_ms: int) -> Capture:
+        lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
+        out: list[tuple[_Bucket, list[_Event | Rejected]]] = []
+        for bucket, key in self._buckets:
+            since = _utc(lo) - timedelta(seconds=self._longest[key]) - _TEXT_SLACK
+            until = _utc(hi) + _TEXT_SLACK
+            cur = self._conn.execute(
+                "SELECT id, timestamp, duration, datastr FROM eventmodel"
+                " WHERE bucket_id = ? AND timestamp >= ? AND timestamp < ?",
+                (key, since.strftime("%Y-%m-%d %H:%M:%S"), until.strftime("%Y-%m-%d %H:%M:%S")),
+            )
+            events = []
+            for i, (eid, stamp, dur, datastr) in enumerate(cur):
+                data = _json_object(datastr)
+                raw = {"id": eid, "timestamp": stamp, "duration": _decimal(dur), "data": data}
+                events.append(_json_event(bucket.bid, i, raw))
+            out.append((bucket, [e for e in events if _near(e, lo, hi)]))
+        return events_capture(out, lo, hi, audible_active=self._audible)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _seconds(conn: sqlite3.Connection, key: int) -> int:
+    (value,) = conn.execute(
+        "SELECT max(duration) FROM eventmodel WHERE bucket_id = ?", (key,)
+    ).fetchone()
+    try:
+        return max(0, int(value or 0)) + 1
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+def _decimal(value: object) -> object:
+    """A REAL duration as the decimal it was written as (repr is the shortest round trip)."""
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return value
+
+
+def _near(e: _Event | Rejected, lo: int, hi: int) -> bool:
+    if isinstance(e, Rejected):
+        return True
+    return e.start_ms < hi and e.start_ms + e.dur_ms >= lo
+
+
+# ---------------------------------------------------------------------------------------
+# A running server
+
+
+def is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://", "http:/", "https:/"))
+
+
+def normalize_url(text: str) -> str:
+    """``http:/host:port`` (a URL that went through pathlib) back to ``http://host:port``."""
+    scheme, _, rest = text.partition(":")
+    return f"{scheme}://{rest.lstrip('/')}".rstrip("/")
+
+
+class AWRestSource:
+    """A running ActivityWatch server (aw-server or aw-server-rust), read through its REST
+    API: read-only, on this machine only, every request with a timeout."""
+
+    kind = KIND
+
+    def __init__(
+        self, url: str, *, audible_active: bool = True, timeout_s: float = TIMEOUT_S
+    ) -> None:
+        self.url = normalize_url(url)
+        self.path = Path(self.url)
+        self._audible = audible_active
+        self._timeout = timeout_s
+        parts = urllib.parse.urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SourceError(f"{self.url}: not a server address (http://127.0.0.1:5600)")
+        if parts.hostname not in LOCAL_HOSTS:
+            raise SourceError(
+                f"{self.url}: only a server on this machine is read (127.0.0.1 or localhost)"
+            )
+        listing = self._get("/api/0/buckets/")
+        if not isinstance(listing, dict):
+            raise SourceError(f"{self.url}: /api/0/buckets/ did not answer with an object")
+        self._buckets = [
+            _Bucket(clean_name(bid), clean_name(meta.get("type")), clean_name(meta.get("hostname")))
+            for bid, meta in sorted(listing.items(), key=lambda kv: str(kv[0]))
+            if isinstance(meta, dict)
+        ]
+        if not any(b.type == WINDOW_TYPE for b in self._buckets):
+            raise SourceError(f"{self.url}: no window bucket (type {WINDOW_TYPE!r})")
+
+    def _get(self, route: str, query: dict[str, str] | None = None) -> object:
+        url = self.url + route + ("?" + urllib.parse.urlencode(query) if query else "")
+        req = urllib.request.Request(url, headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self._timeout) as resp:
+                body = resp.read()
+        except urllib.error.HTTPError as exc:
+            raise SourceError(f"{self.url}: the server answered {exc.code} to {route}") from exc
+        except TimeoutError as exc:
+            raise SourceError(
+                f"{self.url}: no answer within {self._timeout:g} s to {route}"
+            ) from exc
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise SourceError(f"{self.url}: no ActivityWatch server answers ({reason})") from exc
+        try:
+            return json.loads(body, parse_float=Decimal, parse_constant=Decimal)
+        except (ValueError, RecursionError) as exc:
+            raise SourceError(f"{self.url}: the answer to {route} is not JSON") from exc
+
+    def read(self, start_ms: int, end_ms: int) -> Capture:
+        lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
+        query = {"start": _utc(lo).isoformat(), "end": _utc(hi).isoformat()}
+        out: list[tuple[_Bucket, list[_Event | Rejected]]] = []
+        for bucket in self._buckets:
+            route = f"/api/0/buckets/{urllib.parse.quote(bucket.bid, safe='')}/events"
+            got = self._get(route, query)
+            if not isinstance(got, list):
+                raise SourceError(f"{self.url}: {route} did not answer with a list")
+            out.append((bucket, [_json_event(bucket.bid, i, ev) for i, ev in enumerate(got)]))
+        return events_capture(out, lo, hi, audible_active=self._audible)
+
+    def close(self) -> None:
+        """Nothing is held open: every request is its own connection."""
