@@ -27,7 +27,7 @@ class _Bad(BaseHTTPRequestHandler):
     """A local HTTP server that is not ActivityWatch: HTML for the bucket list, 500 for
     events."""
 
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         if self.path.startswith("/api/0/buckets/") and self.path.endswith("/"):
             body = b"<html>not json</html>"
             self.send_response(200)
