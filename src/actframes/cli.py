@@ -34,11 +34,25 @@ HELP: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
 def default_db() -> Path:
+    """$ACTFRAMES_DB, else our own store; without one, the single store found in its
+    default place (named on stderr), or a one-line error listing several."""
     env = os.environ.get("ACTFRAMES_DB")
     if env:
         return Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "actframes" / "capture.db"
+    native = Path(base) / "actframes" / "capture.db"
+    if native.exists():
+        return native
+    from .sources.discover import discover
+
+    found = [f for f in discover() if f.problem is None]
+    if len(found) == 1:
+        sys.stderr.write(f"actframes: reading {found[0].what} at {found[0].where}\n")
+        return Path(found[0].where)
+    if len(found) > 1:
+        listed = ", ".join(f"{f.what} ({f.where})" for f in found)
+        raise UsageError(f"several capture stores found; pick one with --db: {listed}")
+    return native
 
 
 def machine_zone() -> str:
@@ -327,6 +341,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "routines": "actframes.cli_routines:routines",
     "replay": "actframes.cli_replay:replay",
     "team": "actframes.cli_team:team",
+    "sources": "actframes.cli_sources:sources",
 }
 
 

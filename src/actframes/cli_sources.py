@@ -1,0 +1,43 @@
+"""``actframes sources``: the capture stores found in their default places."""
+
+from __future__ import annotations
+
+import click
+
+from .cli import HELP, _out, _table, machine_zone
+
+
+@click.command(context_settings=HELP)
+@click.option("--tz", metavar="ZONE", help="Zone for the dates shown (default: the machine's).")
+def sources(tz: str | None) -> None:
+    """List the capture stores found in their default places (this program's store,
+    screenpipe's database, aw-server-rust's and aw-server's databases, an ActivityWatch
+    server on port 5600) with family, size and the dates they span. Without --db or
+    ACTFRAMES_DB and without a store of our own, a single store found is used."""
+    from .sources.discover import discover
+    from .window import local_day_of
+
+    zone = tz or machine_zone()
+    found = discover()
+    if not found:
+        _out("no capture store found in the default places\n")
+        return
+    rows: list[tuple[str, ...]] = [("FAMILY", "STORE", "SIZE", "FROM", "TO", "WHERE")]
+    for f in found:
+        first = local_day_of(f.first_ms, zone) if f.first_ms is not None else "-"
+        last = local_day_of(f.last_ms, zone) if f.last_ms is not None else "-"
+        size = _size(f.size) if f.size is not None else "-"
+        where = f.where if f.problem is None else f"{f.where} ({f.problem})"
+        rows.append((f.family, f.what, size, first, last, where))
+    _out(_table(rows, left=2))
+
+
+def _size(n: int) -> str:
+    if n < 1000:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("kB", "MB", "GB"):
+        value /= 1000
+        if value < 1000 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
