@@ -156,6 +156,13 @@ def store_options(f: F) -> F:
     import click
 
     f = click.option(
+        "--day-start",
+        metavar="HH:MM",
+        expose_value=False,
+        callback=_set_day_start,
+        help="When a day begins (default 00:00; ActivityWatch's own is 04:00).",
+    )(f)
+    f = click.option(
         "--no-audible-active",
         is_flag=True,
         expose_value=False,
@@ -192,11 +199,18 @@ def _named_zone(ctx: Any, param: Any, value: str | None) -> str | None:
     return value
 
 
+def _set_day_start(_ctx: object, _param: object, text: str | None) -> None:
+    # Called on every invocation, so a day start never carries over in-process.
+    from .window import DayStart, parse_day_start
+
+    DayStart.minutes = 0 if text is None else parse_day_start(text)
+
+
 def _set_audible_active(_ctx: object, _param: object, off: bool) -> None:
     # Called on every invocation (flag given or not), so nothing carries over in-process.
-    from .sources import AUDIBLE_ACTIVE
+    from .sources import AudibleActive
 
-    AUDIBLE_ACTIVE.set(not off)
+    AudibleActive.on = not off
 
 
 def out_option(default: str, help: str) -> Callable[[F], F]:

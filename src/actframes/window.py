@@ -55,14 +55,34 @@ def parse_day(text: str) -> date:
         raise WindowError(f"no such date: {text!r}") from exc
 
 
-def day_window(day: str, tz: str) -> Window:
-    """The local calendar day ``day`` in zone ``tz`` as [midnight, next midnight)."""
+class DayStart:
+    """When a day begins, in minutes after local midnight: 0 unless the CLI's
+    --day-start says otherwise (for people whose day ends after midnight; ActivityWatch's
+    own default is 04:00). Set once per command, before any day is resolved."""
+
+    minutes = 0
+
+
+def parse_day_start(text: str) -> int:
+    """``HH:MM`` (00:00 to 23:59) as minutes after midnight."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", text.strip())
+    if not m or int(m[1]) > 23 or int(m[2]) > 59:
+        raise WindowError(f"not a start of day (HH:MM, 00:00 to 23:59): {text!r}")
+    return int(m[1]) * 60 + int(m[2])
+
+
+def day_window(day: str, tz: str, day_start: int | None = None) -> Window:
+    """The local day ``day`` in zone ``tz``: [its start, the next day's start), the start
+    being midnight plus ``day_start`` minutes (default ``DayStart.minutes``) of local wall
+    time, so a day across a DST change is 23 or 25 hours long."""
     d = parse_day(day)
     z = zone(tz)
+    minutes = DayStart.minutes if day_start is None else day_start
+    hour, minute = divmod(minutes, 60)
     try:
-        start = datetime(d.year, d.month, d.day, tzinfo=z)
+        start = datetime(d.year, d.month, d.day, hour, minute, tzinfo=z)
         nxt = d + timedelta(days=1)
-        end = datetime(nxt.year, nxt.month, nxt.day, tzinfo=z)
+        end = datetime(nxt.year, nxt.month, nxt.day, hour, minute, tzinfo=z)
         return Window(_ms(start), _ms(end), tz, day)
     except OverflowError as exc:
         raise WindowError(f"date out of range: {day!r}") from exc
@@ -123,7 +143,11 @@ class LocalDays:
 
 
 def local_day_of(ts_ms: int, tz: str) -> str:
-    return datetime.fromtimestamp(ts_ms / 1000, zone(tz)).date().isoformat()
+    """The day ``ts_ms`` belongs to: its local date, one earlier before the day's start."""
+    local = datetime.fromtimestamp(ts_ms / 1000, zone(tz))
+    if DayStart.minutes and local.hour * 60 + local.minute < DayStart.minutes:
+        return (local.date() - timedelta(days=1)).isoformat()
+    return local.date().isoformat()
 
 
 def _ms(dt: datetime) -> int:

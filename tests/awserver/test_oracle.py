@@ -209,3 +209,31 @@ def test_the_mcp_server_reads_a_running_server(aw_server: AWServer, tmp_path: Pa
 def _bounds(day: str, tz: str) -> tuple[int, int]:
     w = day_window(day, tz)
     return w.start_ms, w.end_ms
+
+
+def test_day_start_keeps_a_late_evening_in_its_day(aw_server: AWServer, tmp_path: Path) -> None:
+    """`--day-start 04:00` (ActivityWatch's own default): work from 23:15 to 00:45 is one
+    day, and agrees with the server's query over [04:00, next 04:00)."""
+    import json
+
+    from tests.builders import run_cli
+
+    scenario = sc.across_midnight("host-day-start")
+    aw_server.feed(scenario)
+    day, tz = scenario["day"], scenario["tz"]
+    export = aw_server.export(tmp_path / "export.json")
+    res = run_cli("day", day, "--db", str(export), "--tz", tz, "--day-start", "04:00", "--no-cache")
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["window"]["start"] == f"{day}T04:00:00-04:00"
+    hosts = {h["host"]: h["ledger"] for h in doc.get("hosts", [])}
+    ledger = hosts.get("host-day-start", doc["ledger"])  # alone that day: the whole ledger
+    mine: dict[str, int] = {}
+    for e in ledger:
+        mine[e["app"]] = mine.get(e["app"], 0) + e["active_s"]
+    start, end = sc.day_bounds(day, tz)
+    theirs = aw_server.oracle(
+        start.replace("T00:00", "T04:00"), end.replace("T00:00", "T04:00"), "host-day-start"
+    )
+    assert_close(mine, theirs["apps"], f"{day} from 04:00")
+    assert sum(mine.values()) > 80 * 60  # the whole evening, both sides of midnight

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from contextvars import ContextVar
 from pathlib import Path
 
 from ..capture.store import APPLICATION_ID
@@ -14,9 +13,14 @@ SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
-# ActivityWatch's web UI counts audible browser tabs as active time by default; the CLI's
-# --no-audible-active turns that off for every store opened after it (the MCP server too).
-AUDIBLE_ACTIVE: ContextVar[bool] = ContextVar("audible_active", default=True)
+
+
+class AudibleActive:
+    """ActivityWatch's web UI counts audible browser tabs as active time by default; the
+    CLI's --no-audible-active turns that off for every store opened after it (the MCP
+    server's too, whatever thread serves a call)."""
+
+    on = True
 
 
 def detect(path: Path) -> str:
@@ -67,8 +71,8 @@ def open_source(
     path: str | Path, kind: str | None = None, *, audible_active: bool | None = None
 ) -> Source:
     """Open a capture store read-only; ``kind`` forces a family instead of detecting it.
-    ``audible_active`` (ActivityWatch only) defaults to ``AUDIBLE_ACTIVE``."""
-    audible = AUDIBLE_ACTIVE.get() if audible_active is None else audible_active
+    ``audible_active`` (ActivityWatch only) defaults to ``AudibleActive.on``."""
+    audible = AudibleActive.on if audible_active is None else audible_active
     if str(path).startswith(("http:/", "https:/")):  # a running ActivityWatch server
         if kind not in (None, "activitywatch"):
             raise SourceError(f"{path}: a server address is an ActivityWatch store")
@@ -115,4 +119,4 @@ def _open_family(p: Path, family: str) -> Source:
     raise SourceError(f"unknown source kind {family!r} (known: {', '.join(SOURCE_KINDS)})")
 
 
-__all__ = ["AUDIBLE_ACTIVE", "SOURCE_KINDS", "Source", "detect", "open_source"]
+__all__ = ["SOURCE_KINDS", "AudibleActive", "Source", "detect", "open_source"]
