@@ -86,3 +86,11 @@ def test_apps_by_host_and_unmeasured_input(tmp_path: Path) -> None:
         ["Code", "-", "0:06:00", "—", "—"],
         ["TOTAL", "0:16:00"],
     ]
+
+
+def test_markdown_shows_unmeasured_input_as_a_dash(tmp_path: Path) -> None:
+    db = two_host_export(tmp_path / "aw.json")
+    res = run_cli("day", DAY, "--db", str(db), "--tz", TZ, "--format", "md", "--no-cache")
+    assert res.returncode == 0, res.stderr
+    assert "| Terminal |  | 10m | 600 | — | — |" in res.stdout
+    assert " 0 keys" not in res.stdout

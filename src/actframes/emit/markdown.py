@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compile.document import NO_INPUT_SPOT
 from .durations import fmt_dur
 from .usable import usability_line
 
@@ -28,12 +29,15 @@ def to_markdown(doc: dict[str, Any]) -> str:
     for label, key in (("Gap", "gaps"), ("Away", "away")):
         for g in cov[key]:
             out.append(f"- {label} {_hms(g['start'])}–{_hms(g['end'])} ({fmt_dur(g['s'])})")
+    # A source that records no input shows "—" for its counts, never 0.
+    measured = NO_INPUT_SPOT not in doc["blind_spots"]
     out += ["", "## Ledger", "", "| App | Site | Active | Seconds | Keys | Clicks |"]
     out.append("|---|---|---:|---:|---:|---:|")
     for e in doc["ledger"]:
+        keys, clicks = (e["keys"], e["clicks"]) if measured else ("—", "—")
         out.append(
             f"| {_cell(e['app'])} | {_cell(e.get('site') or '')} | {fmt_dur(e['active_s'])} "
-            f"| {e['active_s']} | {e['keys']} | {e['clicks']} |"
+            f"| {e['active_s']} | {keys} | {clicks} |"
         )
     out += ["", "## Frames", "", "| Time | App | Site | Active | Input | Title | Id |"]
     out.append("|---|---|---|---:|---|---|---|")
@@ -45,7 +49,7 @@ def to_markdown(doc: dict[str, Any]) -> str:
         out.append(
             f"| {_hms(f['start'])}–{_hms(f['end'])} | {_cell(f['app'])} | "
             f"{_cell(f.get('site') or '')} | {fmt_dur(f['active_s'])} | "
-            f"{inp['keys']} keys, {inp['clicks']} clicks | {_cell(t)} | {f['id']} |"
+            f"{_input(inp) if measured else '—'} | {_cell(t)} | {f['id']} |"
         )
     om = doc["omitted"]
     if om["frames"]:
@@ -59,6 +63,10 @@ def to_markdown(doc: dict[str, Any]) -> str:
             out.append(f"- {r['table']}: {r['reason']} ({r['count']}: rows {r['rows']})")
     out += ["", "## Blind spots", ""] + [f"- {b}" for b in doc["blind_spots"]]
     return "\n".join(out) + "\n"
+
+
+def _input(inp: dict[str, int]) -> str:
+    return f"{inp['keys']} keys, {inp['clicks']} clicks"
 
 
 def _hms(iso: str) -> str:
