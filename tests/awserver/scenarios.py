@@ -57,26 +57,26 @@ def _work(start: int, end: int, seed: int, *, idle_at: int | None = None) -> dic
 
 def ordinary(host: str) -> dict[str, Any]:
     day, tz = "2026-11-10", "Europe/Berlin"
-    s, e = at(day, "09:00:00", tz), at(day, "10:20:00", tz)
-    spec = _work(s, e, 1, idle_at=at(day, "09:40:00", tz))
+    s, e = at(day, "09:00:00", tz), at(day, "09:45:00", tz)
+    spec = _work(s, e, 1, idle_at=at(day, "09:20:00", tz))
     return {"day": day, "tz": tz, "hosts": {host: spec}}
 
 
 def dst_spring(host: str) -> dict[str, Any]:
     day, tz = "2026-03-29", "Europe/Berlin"  # 02:00 -> 03:00
-    s, e = at(day, "01:20:00", tz), at(day, "03:40:00", tz)
+    s, e = at(day, "01:40:00", tz), at(day, "03:20:00", tz)
     return {"day": day, "tz": tz, "hosts": {host: _work(s, e, 2)}}
 
 
 def dst_autumn(host: str) -> dict[str, Any]:
     day, tz = "2026-10-25", "Europe/Berlin"  # 03:00 -> 02:00: the hour twice
-    s, e = at(day, "01:40:00", tz), at(day, "02:20:00", tz, fold=1)
+    s, e = at(day, "02:40:00", tz), at(day, "02:20:00", tz, fold=1)
     return {"day": day, "tz": tz, "hosts": {host: _work(s, e, 3)}}
 
 
 def across_midnight(host: str) -> dict[str, Any]:
     day, tz = "2026-06-12", "America/New_York"
-    s, e = at(day, "23:15:00", tz), at("2026-06-13", "00:45:00", tz)
+    s, e = at(day, "23:35:00", tz), at("2026-06-13", "00:25:00", tz)
     return {"day": day, "next_day": "2026-06-13", "tz": tz, "hosts": {host: _work(s, e, 4)}}
 
 
@@ -84,9 +84,9 @@ def overlapping(host: str) -> dict[str, Any]:
     """Ordinary work on a machine whose clock is stepped back twice (NTP): heartbeats
     then start before the last event ended, and window events overlap."""
     day, tz = "2026-11-11", "UTC"
-    s, e = at(day, "14:00:00", tz), at(day, "14:50:00", tz)
+    s, e = at(day, "14:00:00", tz), at(day, "14:30:00", tz)
     spec = _work(s, e, 5)
-    spec["clock_steps"] = [[s + 600_000, -3_000], [s + 1_800_000, -7_000]]
+    spec["clock_steps"] = [[s + 600_000, -3_000], [s + 1_200_000, -7_000]]
     return {"day": day, "tz": tz, "hosts": {host: spec}}
 
 
@@ -114,7 +114,7 @@ def two_hosts(laptop: str, desk: str) -> dict[str, Any]:
     """A laptop used while the workstation's editor sits idle, then the other way round;
     the laptop also has the browser."""
     day, tz = "2026-11-13", "Europe/Berlin"
-    s, m, e = at(day, "09:00:00", tz), at(day, "09:45:00", tz), at(day, "10:30:00", tz)
+    s, m, e = at(day, "09:00:00", tz), at(day, "09:20:00", tz), at(day, "09:45:00", tz)
     lap = _work(s, m, 7)
     lap["on"] = [[s, e]]
     lap["focus"].append([m, e, "Code", "idle.py - Code"])
@@ -130,8 +130,8 @@ def two_hosts(laptop: str, desk: str) -> dict[str, Any]:
 
 def no_afk_bucket(host: str) -> dict[str, Any]:
     day, tz = "2026-11-14", "UTC"
-    s, e = at(day, "08:00:00", tz), at(day, "08:40:00", tz)
-    spec = _work(s, e, 10, idle_at=s + 900_000)
+    s, e = at(day, "08:00:00", tz), at(day, "08:25:00", tz)
+    spec = _work(s, e, 10, idle_at=s + 600_000)
     spec["afk"] = False
     return {"day": day, "tz": tz, "hosts": {host: spec}}
 

@@ -87,6 +87,7 @@ class AWServer:
             "XDG_CACHE_HOME": str(self.home / "cache"),
             "XDG_CONFIG_HOME": str(self.home / "config"),
         }
+        self._fed: set[str] = set()
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         server = python.parent / "aw-server"
@@ -136,9 +137,15 @@ class AWServer:
         return res.stdout
 
     def feed(self, scenario: dict[str, Any]) -> None:
+        """Send a scenario's heartbeats; one already sent to this server is not sent again
+        (tests share the days a module's server holds)."""
+        text = json.dumps(scenario, sort_keys=True)
+        if text in self._fed:
+            return
         path = self.home / "scenario.json"
-        path.write_text(json.dumps(scenario))
+        path.write_text(text)
         self._tool("feed", str(self.port), str(path))
+        self._fed.add(text)
 
     def oracle(self, start_iso: str, end_iso: str, host: str, *, audible: bool = True) -> Any:
         args = ["query", str(self.port), start_iso, end_iso, host]

@@ -109,7 +109,7 @@ def test_ledger_matches_activitywatch(
 
 
 def test_audible_tabs_not_active_when_turned_off(aw_server: AWServer, tmp_path: Path) -> None:
-    scenario = sc.video_with_sound("host-silent-video")
+    scenario = sc.video_with_sound("host-video")
     aw_server.feed(scenario)
     check_day(aw_server, tmp_path, scenario, scenario["day"], audible=False)
     day = ledgers_by_host(tmp_path / "export.json", scenario["day"], scenario["tz"])
@@ -117,8 +117,8 @@ def test_audible_tabs_not_active_when_turned_off(aw_server: AWServer, tmp_path: 
         tmp_path / "export.json", scenario["day"], scenario["tz"], audible_active=False
     )
     # The 15 minutes of video with sound and no input: counted by default, not when off.
-    loud_s = day["host-silent-video"]["apps"]["Firefox"]
-    quiet_s = quiet["host-silent-video"]["apps"].get("Firefox", 0)
+    loud_s = day["host-video"]["apps"]["Firefox"]
+    quiet_s = quiet["host-video"]["apps"].get("Firefox", 0)
     assert loud_s - quiet_s >= 900 - 180 - 5
 
 
@@ -161,7 +161,7 @@ def test_export_rest_and_the_servers_sqlite_give_one_ledger(
 ) -> None:
     """The same day read three ways — the export, the running server's REST API and the
     server's own SQLite file (peewee) — compiles to the same ledger, per host."""
-    scenario = sc.two_hosts("lap-three-ways", "desk-three-ways")
+    scenario = sc.two_hosts("laptop", "desk")
     aw_server.feed(scenario)
     day, tz = scenario["day"], scenario["tz"]
     export = ledgers_by_host(aw_server.export(tmp_path / "export.json"), day, tz)
@@ -171,7 +171,7 @@ def test_export_rest_and_the_servers_sqlite_give_one_ledger(
     peewee = ledgers_by_host(aw_server.db_path, day, tz)
     assert aw_server.db_path.read_bytes() == before  # opened read-only, never changed
     assert export == rest == peewee
-    assert export["lap-three-ways"]["apps"] and export["desk-three-ways"]["apps"]
+    assert export["laptop"]["apps"] and export["desk"]["apps"]
 
 
 def test_the_mcp_server_reads_a_running_server(aw_server: AWServer, tmp_path: Path) -> None:
@@ -184,7 +184,7 @@ def test_the_mcp_server_reads_a_running_server(aw_server: AWServer, tmp_path: Pa
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    scenario = sc.ordinary("host-mcp")
+    scenario = sc.ordinary("host-ordinary")
     aw_server.feed(scenario)
     day, tz = scenario["day"], scenario["tz"]
     args = ["-m", "actframes.cli", "mcp", "--db", aw_server.url, "--tz", tz]
@@ -218,7 +218,7 @@ def test_day_start_keeps_a_late_evening_in_its_day(aw_server: AWServer, tmp_path
 
     from tests.builders import run_cli
 
-    scenario = sc.across_midnight("host-day-start")
+    scenario = sc.across_midnight("host-across-midnight")
     aw_server.feed(scenario)
     day, tz = scenario["day"], scenario["tz"]
     export = aw_server.export(tmp_path / "export.json")
@@ -227,13 +227,13 @@ def test_day_start_keeps_a_late_evening_in_its_day(aw_server: AWServer, tmp_path
     doc = json.loads(res.stdout)
     assert doc["window"]["start"] == f"{day}T04:00:00-04:00"
     hosts = {h["host"]: h["ledger"] for h in doc.get("hosts", [])}
-    ledger = hosts.get("host-day-start", doc["ledger"])  # alone that day: the whole ledger
+    ledger = hosts.get("host-across-midnight", doc["ledger"])  # alone that day: the whole ledger
     mine: dict[str, int] = {}
     for e in ledger:
         mine[e["app"]] = mine.get(e["app"], 0) + e["active_s"]
     start, end = sc.day_bounds(day, tz)
     theirs = aw_server.oracle(
-        start.replace("T00:00", "T04:00"), end.replace("T00:00", "T04:00"), "host-day-start"
+        start.replace("T00:00", "T04:00"), end.replace("T00:00", "T04:00"), "host-across-midnight"
     )
     assert_close(mine, theirs["apps"], f"{day} from 04:00")
-    assert sum(mine.values()) > 80 * 60  # the whole evening, both sides of midnight
+    assert sum(mine.values()) > 45 * 60  # the whole evening, both sides of midnight

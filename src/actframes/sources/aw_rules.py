@@ -21,9 +21,10 @@ Ties the upstream code leaves to input order are broken by (start, duration, dat
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 # aw_query's flood() default, which the canonical query uses.
 FLOOD_PULSETIME_MS = 5_000
@@ -234,8 +235,12 @@ def host_pieces(host: HostInput, *, audible_active: bool = True) -> tuple[list[P
             not_afk = period_union(not_afk)
         credited = period_intersect(windows, not_afk)
     pieces: list[Piece] = []
+    starts = [b.start for b in browser]
+    reach = list(accumulate((b.end for b in browser), max))  # running max of ends
     for w in credited:
-        pieces += _with_urls(w, browser)
+        # Only web events that end after the piece starts and start before it ends.
+        lo, hi = bisect_right(reach, w.start), bisect_left(starts, w.end)
+        pieces += _with_urls(w, browser[lo:hi])
     pieces.sort(key=lambda p: (p.start, p.end))
     return pieces, not_afk
 
