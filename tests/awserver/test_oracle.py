@@ -237,3 +237,30 @@ def test_day_start_keeps_a_late_evening_in_its_day(aw_server: AWServer, tmp_path
     )
     assert_close(mine, theirs["apps"], f"{day} from 04:00")
     assert sum(mine.values()) > 45 * 60  # the whole evening, both sides of midnight
+
+
+def test_sources_finds_the_server_and_its_database(aw_server: AWServer, tmp_path: Path) -> None:
+    """`actframes sources` lists a running server and aw-server's own SQLite file (copied to
+    where aw-server keeps it on Linux), with the dates they hold."""
+    import shutil
+
+    from tests.builders import cli_env, run_cli
+
+    scenario = sc.ordinary("host-ordinary")
+    aw_server.feed(scenario)
+    home = tmp_path / "home"
+    place = home / ".local/share/activitywatch/aw-server/peewee-sqlite.v2.db"
+    place.parent.mkdir(parents=True)
+    shutil.copyfile(aw_server.db_path, place)
+    env = cli_env(HOME=str(home), ACTFRAMES_AW_SERVER=aw_server.url)
+    env.pop("XDG_DATA_HOME", None)
+    res = run_cli("sources", "--tz", "UTC", env=env)
+    assert res.returncode == 0, res.stderr
+    rows = [line.split() for line in res.stdout.splitlines()[1:]]
+    assert rows[0][:2] == ["activitywatch", "aw-server"] and rows[0][-1] == str(place)
+    assert scenario["day"] in rows[0]
+    assert rows[1][:3] == ["activitywatch", "ActivityWatch", "server"]
+    assert rows[1][-1] == aw_server.url
+    # Two found, none of our own: a one-line request to choose.
+    res = run_cli("apps", "--tz", "UTC", env=env)
+    assert res.returncode == 2 and "several capture stores found" in res.stderr
