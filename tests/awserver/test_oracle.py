@@ -258,7 +258,8 @@ def test_sources_finds_the_server_and_its_database(aw_server: AWServer, tmp_path
     assert res.returncode == 0, res.stderr
     rows = [line.split() for line in res.stdout.splitlines()[1:]]
     assert rows[0][:2] == ["activitywatch", "aw-server"] and rows[0][-1] == str(place)
-    assert scenario["day"] in rows[0]
+    first, last = rows[0][4], rows[0][5]  # (the size is two cells: "376.8 kB")
+    assert first <= scenario["day"] <= last
     assert rows[1][:3] == ["activitywatch", "ActivityWatch", "server"]
     assert rows[1][-1] == aw_server.url
     # Two found, none of our own: a one-line request to choose.
