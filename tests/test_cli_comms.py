@@ -103,7 +103,11 @@ def test_mhacks_slack_in_firefox(day: str) -> None:
     slack = [s for s in view["surfaces"] if s.get("site") == "app.slack.com"]
     assert slack, "the mhacks export has Slack in Firefox on both days"
     for s in view["surfaces"]:
-        assert s["active_s"] == ledger[(s["app"], s.get("site"))]
+        whole = ledger[(s["app"], s.get("site"))]
+        # A surface is its ledger entry, or a part of it that says so: under ActivityWatch's
+        # rules a few seconds of a Slack-titled window can carry no URL (no web event
+        # covers them), so they are part of Firefox's time without a site.
+        assert s["active_s"] == whole or s["active_s"] <= s["part_of_ledger_s"] == whole
         assert not any(w in s["app"].lower() for w in NOT_COMMS)
         assert sum(c["active_s"] for c in s["conversations"]) + s["unnamed_s"] == s["active_s"]
     # Every messaging site of the ledger is a surface.

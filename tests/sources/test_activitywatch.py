@@ -16,7 +16,7 @@ import pytest
 
 from actframes.errors import SourceError
 from actframes.model import Capture, Snapshot, Span
-from actframes.sources.activitywatch import AWExportSource, AWSqliteSource
+from actframes.sources.activitywatch import PIECE_ID_STRIDE, AWExportSource, AWSqliteSource
 from actframes.sources.base import READ_MARGIN_MS
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
@@ -192,7 +192,9 @@ def test_mhacks_counts_match_source_md() -> None:
     assert {s.app for s in cap.snapshots} <= set(raw_apps)
     assert {"firefox.exe", "Code.exe", "explorer.exe"} <= {s.app for s in cap.snapshots}
     assert all(isinstance(s.dur_ms, int) and s.dur_ms > 0 for s in cap.snapshots)
-    assert {s.row_id for s in cap.snapshots} <= set(range(1, 2428))
+    # A later piece of an event carries the event's id plus a multiple of the stride.
+    assert {s.row_id % PIECE_ID_STRIDE for s in cap.snapshots} <= set(range(1, 2428))
+    assert len({s.row_id for s in cap.snapshots}) == len(cap.snapshots)  # distinct
     for a, b in zip(cap.snapshots, cap.snapshots[1:], strict=False):
         assert a.ts_ms + (a.dur_ms or 0) <= b.ts_ms
 
@@ -333,7 +335,7 @@ def test_sqlite_matches_the_json_export(mhacks_db: Path) -> None:
         assert (from_db.has_afk, from_db.has_urls, from_db.has_input) == (True, True, False)
         # Row ids are the events' own ids (the export has none: it numbers its own).
         (n,) = sqlite3.connect(mhacks_db).execute("SELECT max(id) FROM events").fetchone()
-        assert {s.row_id for s in from_db.snapshots} <= set(range(1, n + 1))
+        assert {s.row_id % PIECE_ID_STRIDE for s in from_db.snapshots} <= set(range(1, n + 1))
         first = min(s.ts_ms for s in from_json.snapshots)
         for start in range(first, first + 18 * 3_600_000, 2_700_000):
             window = (start, start + 2_700_000)

@@ -14,7 +14,6 @@ SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-
 class AudibleActive:
     """ActivityWatch's web UI counts audible browser tabs as active time by default; the
     CLI's --no-audible-active turns that off for every store opened after it (the MCP

@@ -657,11 +657,12 @@ def _apply_rules(
         pieces, _ = host_pieces(
             HostInput(windows, host_afk, web, _app_of), audible_active=audible_active
         )
+        taken: set[int] = set()
         for p in pieces:
             rid, r = cast(tuple[int, _WindowRow], p.ref)
             snaps.append(
                 Snapshot(
-                    row_id=rid,
+                    row_id=_piece_id(rid, p.start - p.origin, taken),
                     ts_ms=p.start,
                     app=r.app,
                     title=clip_title(r.title),
@@ -681,6 +682,21 @@ def _apply_rules(
     recorded_away = _merge((a.start_ms, a.end_ms) for a in afk if a.afk)
     away = _subtract(recorded_away, credited)
     return snaps, [Span(s, e) for s, e in away], notes
+
+
+# Row ids of the later pieces of a window event (cut by AFK time or split by URL): the
+# event's id plus (seconds from the flooded event's start + 1) * 2**31, so every Snapshot
+# keeps a distinct id (frame ids are F<row id>), each the same whatever window is read,
+# and all below 2**53 (exact in any JSON reader).
+PIECE_ID_STRIDE = 2**31
+
+
+def _piece_id(rid: int, offset_ms: int, taken: set[int]) -> int:
+    pid = rid if offset_ms <= 0 else rid + (offset_ms // 1000 + 1) * PIECE_ID_STRIDE
+    while pid in taken:  # two pieces of one event within one second
+        pid += PIECE_ID_STRIDE
+    taken.add(pid)
+    return pid
 
 
 def _app_of(ref: object) -> str:

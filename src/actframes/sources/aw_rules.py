@@ -84,12 +84,13 @@ class Ev:
 @dataclass(frozen=True, slots=True)
 class Piece:
     """Credited time: [start, end) of a window event (``ref``), with the URL of the
-    browser tab it showed, if any."""
+    browser tab it showed, if any; ``origin`` is where the flooded event begins."""
 
     start: int
     end: int
     ref: object
     url: str | None = None
+    origin: int = 0
 
 
 def _sorted(events: Iterable[Ev]) -> list[Ev]:
@@ -217,10 +218,11 @@ class HostInput:
 def host_pieces(host: HostInput, *, audible_active: bool = True) -> tuple[list[Piece], list[Ev]]:
     """The host's credited pieces (in time order) and its not-AFK periods (empty when the
     host has no AFK bucket: its window time is credited as recorded)."""
-    windows = flood(host.windows)
+    # Each flooded event remembers where it begins: (caller's ref, flooded start).
+    windows = [Ev(w.start, w.dur, w.data, (w.ref, w.start), w.order) for w in flood(host.windows)]
     browser: list[Ev] = []
     for bucket, name in sorted(browser_of_bucket(list(host.web)).items()):
-        mine = [w for w in windows if is_browser_app(host.app_of(w.ref), name)]
+        mine = [w for w in windows if is_browser_app(host.app_of(_ref(w)), name)]
         browser += period_intersect(flood(host.web[bucket]), mine)
     browser = _sorted(browser)
     not_afk: list[Ev] = []
@@ -245,23 +247,28 @@ def host_pieces(host: HostInput, *, audible_active: bool = True) -> tuple[list[P
     return pieces, not_afk
 
 
+def _ref(w: Ev) -> object:
+    return w.ref[0] if isinstance(w.ref, tuple) else w.ref
+
+
 def _with_urls(w: Ev, browser: Sequence[Ev]) -> list[Piece]:
     """A window piece split by the (browser-window-cut) web events overlapping it: each
     part takes the URL of the web event covering it (the earlier one where two overlap);
     parts no web event covers keep no URL. Non-browser windows have no web events."""
     out: list[Piece] = []
+    ref, origin = w.ref if isinstance(w.ref, tuple) else (w.ref, w.start)
     cursor = w.start
     for b in browser:
         if b.end <= cursor or b.start >= w.end or b.ref is None:
             continue
         lo, hi = max(b.start, cursor), min(b.end, w.end)
         if lo > cursor:
-            out.append(Piece(cursor, lo, w.ref))
+            out.append(Piece(cursor, lo, ref, None, origin))
         url = b.ref[0] if isinstance(b.ref, tuple) else None
-        out.append(Piece(lo, hi, w.ref, url if isinstance(url, str) else None))
+        out.append(Piece(lo, hi, ref, url if isinstance(url, str) else None, origin))
         cursor = hi
         if cursor >= w.end:
             break
     if cursor < w.end:
-        out.append(Piece(cursor, w.end, w.ref))
+        out.append(Piece(cursor, w.end, ref, None, origin))
     return out
