@@ -82,10 +82,10 @@ def open_source(
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
     with reading(p):
-        return _open_family(p, family)
+        return _open_family(p, family, audible)
 
 
-def _open_family(p: Path, family: str) -> Source:
+def _open_family(p: Path, family: str, audible: bool = True) -> Source:
     if family == "native":
         from .native import NativeSource
 

@@ -36,7 +36,7 @@ from .activitywatch import (
     _json_object,
     events_capture,
 )
-from .base import READ_MARGIN_MS, connect_ro, table_columns, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, table_columns, tables
 
 PEEWEE_TABLES = {"bucketmodel", "eventmodel"}
 _BUCKET_COLUMNS = {"key", "id", "type", "hostname"}
@@ -53,7 +53,7 @@ def _utc(ms: int) -> datetime:
     return _EPOCH + timedelta(milliseconds=ms)
 
 
-class AWPeeweeSource:
+class AWPeeweeSource(Source):
     """The Python aw-server's SQLite file, opened read-only."""
 
     kind = KIND
@@ -150,7 +150,7 @@ def normalize_url(text: str) -> str:
     return f"{scheme}://{rest.lstrip('/')}".rstrip("/")
 
 
-class AWRestSource:
+class AWRestSource(Source):
     """A running ActivityWatch server (aw-server or aw-server-rust), read through its REST
     API: read-only, on this machine only, every request with a timeout."""
 
