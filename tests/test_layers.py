@@ -120,6 +120,7 @@ _CLI = frozenset(
         "cli_replay",
         "cli_report",
         "cli_routines",
+        "cli_sources",  # joined with ActivityWatch stores (#16): imports cli.py's helpers too
         "cli_steps",
         "cli_team",  # joined with team mining (#22): imports cli.py's helpers like the rest
         "cli_trust",
