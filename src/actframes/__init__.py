@@ -1,3 +1,3 @@
 """Activity Frames: compile screen-activity capture into deterministic activity frames."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
