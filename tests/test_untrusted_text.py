@@ -295,7 +295,13 @@ def test_rejected_rows_name_untrusted_tables_and_rows_safely(tmp_path: Path) -> 
     export = json.loads(aw.read_text())
     export["buckets"][evil] = {
         "id": evil, "type": "afkstatus", "hostname": "host", "client": "x",
-        "events": [{"timestamp": "garbage", "duration": 1, "data": {"status": "afk"}}],
+        "events": [
+            {"timestamp": "garbage", "duration": 1, "data": {"status": "afk"}},
+            # The host's AFK bucket must also say when it was used: ActivityWatch's rule
+            # keeps only recorded not-AFK time, and a day with none is "no usable rows".
+            {"timestamp": "2026-03-10T08:59:00+00:00", "duration": 600,
+             "data": {"status": "not-afk"}},
+        ],
     }
     aw.write_text(json.dumps(export), encoding="utf-8")
     doc = json.loads(outputs(aw)["json"])
