@@ -18,10 +18,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from .errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError, SourceError, UsageError
 from .sources import SOURCE_KINDS
+
+if TYPE_CHECKING:
+    from .window import Window
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -125,6 +128,22 @@ def today(tz: str) -> str:
     from .window import local_day_of
 
     return local_day_of(now_ms(), tz)
+
+
+def since_window(since: str | None, until: str | None, zone: str) -> Window | None:
+    """The window of --since [--until] (until defaults to now), or None without --since;
+    --until alone is a usage error."""
+    from .window import Window, parse_local
+
+    if not since:
+        if until:
+            raise UsageError("--until needs --since")
+        return None
+    start = parse_local(since, zone)
+    end = parse_local(until, zone) if until else now_ms()
+    if end <= start:
+        raise UsageError("--until must be after --since")
+    return Window(start, end, zone)
 
 
 # The words a DATE may be besides YYYY-MM-DD, as days back from today.

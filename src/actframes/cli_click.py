@@ -25,6 +25,7 @@ from .cli import (
     now_ms,
     out_option,
     run_day,
+    since_window,
     store_options,
     today,
 )
@@ -115,21 +116,14 @@ def context(
     _one_shot()
     from .api import compile_window
     from .emit.context import to_context
-    from .window import Window, hours_window, parse_local
+    from .window import hours_window
 
     zone = tz or machine_zone()
     if hours is not None and (since or until):
         raise UsageError("give --hours or --since/--until, not both")
-    if since:
-        start = parse_local(since, zone)
-        end = parse_local(until, zone) if until else now_ms()
-        if end <= start:
-            raise UsageError("--until must be after --since")
-        window = Window(start, end, zone)
-    else:
-        if until:
-            raise UsageError("--until needs --since")
-        window = hours_window(hours if hours is not None else 2.0, now_ms(), zone)
+    window = since_window(since, until, zone) or hours_window(
+        hours if hours is not None else 2.0, now_ms(), zone
+    )
     src = _open(db, source)
     try:
         doc = compile_window(src, window, _options(min_minutes))

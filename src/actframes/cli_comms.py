@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _one_shot, _open, _out, local_day, machine_zone, now_ms, store_options
+from .cli import HELP, _one_shot, _open, _out, local_day, machine_zone, since_window, store_options
 from .errors import UsageError
 
 COMMS_FORMATS = ("json", "md", "context")
@@ -47,21 +47,12 @@ def comms(
     """
     _one_shot()
     from .api import compile_comms
-    from .window import Window, day_window, parse_local
+    from .window import day_window
 
     zone = tz or machine_zone()
-    if since:
-        if date:
-            raise UsageError("give DATE or --since/--until, not both")
-        start = parse_local(since, zone)
-        end = parse_local(until, zone) if until else now_ms()
-        if end <= start:
-            raise UsageError("--until must be after --since")
-        window = Window(start, end, zone)
-    else:
-        if until:
-            raise UsageError("--until needs --since")
-        window = day_window(local_day(date, zone), zone)
+    if since and date:
+        raise UsageError("give DATE or --since/--until, not both")
+    window = since_window(since, until, zone) or day_window(local_day(date, zone), zone)
     src = _open(db, source)
     try:
         view = compile_comms(src, window)
