@@ -508,6 +508,31 @@ class Recorder:
 
     # ------------------------------------------------------------------ the loop
 
+    def _snapshot_step(self, now: int, policy: Any, a11y: Any) -> tuple[bool, int]:
+        """Write a snapshot if the policy asks for one (never while a browser window's
+        privacy is still unknown), start its elements, collect finished ones. Returns
+        (look at the window again next tick, the settle time it was judged by). Shared by
+        every backend's loop."""
+        seen = self._seen
+        assert seen is not None  # the loop looks at the screen before its first step
+        view = seen.view
+        decision = None
+        settle = self._settle_ms()
+        if seen.unresolved:
+            again = True  # a browser window's privacy is not known yet: look again
+        else:
+            again = False
+            if now >= settle:
+                decision = policy.decide(now, view, seen.since_ms)
+        if decision is not None:
+            self._commit(now, force=self._pending)
+            snap_id = self._write_snapshot(decision.ts_ms, view, decision.reason, seen)
+            policy.written(decision, view, now)
+            if a11y is not None and seen.recordable and _wants_elements(decision):
+                self._start_elements(a11y, seen, snap_id, decision.ts_ms)
+        self._collect_elements()
+        return again, settle
+
     def _loop(self, screen: X11Screen, counter: InputCounter, a11y: Any, wake_r: int) -> None:
         policy = self._policy
         has_wm = screen.wm_running()
@@ -584,22 +609,9 @@ class Recorder:
                 last_input = max(last_input, presses[-1].ts_ms)
             if not self.paused:
                 self._afk_step(idle.update(now, last_input), now)
-            # -- snapshot (not while a browser window's privacy is still unknown)
             view = self._seen.view
-            decision = None
-            settle = self._settle_ms()
-            if self._seen.unresolved:
-                dirty = True  # look again next tick
-            elif now >= settle:
-                decision = policy.decide(now, view, self._seen.since_ms)
-            if decision is not None:
-                self._commit(now, force=self._pending)
-                snap_id = self._write_snapshot(decision.ts_ms, view, decision.reason, self._seen)
-                policy.written(decision, view, now)
-                if a11y is not None and self._seen.recordable and _wants_elements(decision):
-                    self._start_elements(a11y, self._seen, snap_id, decision.ts_ms)
-            self._collect_elements()
-            # -- housekeeping
+            again, settle = self._snapshot_step(now, policy, a11y)
+            dirty = dirty or again
             if self.cfg.keep_days and now >= next_retention:
                 next_retention = now + RETENTION_EVERY_MS
                 self._prune()

@@ -44,7 +44,6 @@ from .recorder import (
     URL_POLL_MS,
     Recorder,
     Seen,
-    _wants_elements,
     now_ms,
 )
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
@@ -202,19 +201,8 @@ class WaylandRecorder(Recorder):
             if not notices and self._has_devices and not self.paused:
                 self._afk_step(idle.update(now, counter.last_input_ms), now)
             view = self._seen.view
-            settle = self._settle_ms()
-            decision = None
-            if self._seen.unresolved:
-                dirty = True  # a browser window's privacy is not known yet: look again
-            elif now >= settle:
-                decision = policy.decide(now, view, self._seen.since_ms)
-            if decision is not None:
-                self._commit(now, force=self._pending)
-                snap_id = self._write_snapshot(decision.ts_ms, view, decision.reason, self._seen)
-                policy.written(decision, view, now)
-                if a11y is not None and self._seen.recordable and _wants_elements(decision):
-                    self._start_elements(a11y, self._seen, snap_id, decision.ts_ms)
-            self._collect_elements()
+            again, settle = self._snapshot_step(now, policy, a11y)
+            dirty = dirty or again
             if self.cfg.keep_days and now >= next_retention:
                 next_retention = now + RETENTION_EVERY_MS
                 self._prune()
