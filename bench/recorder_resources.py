@@ -155,7 +155,7 @@ def run(seconds: float = 30.0, keys_per_second: float = 15.0) -> dict[str, Any]:
             xdo("windowactivate", "--sync", wid)
             log = open(tmp / "recorder.log", "wb")  # noqa: SIM115 - closed with the process
             rec = spawn(
-                [sys.executable, "-m", "actframes.cli_record", "run", "--db", str(tmp / "c.db")],
+                [sys.executable, "-m", "actframes.cli", "record", "run", "--db", str(tmp / "c.db")],
                 stderr=log,
             )
             time.sleep(WARMUP_S)

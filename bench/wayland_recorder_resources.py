@@ -115,7 +115,7 @@ def run(seconds: float = 30.0) -> dict[str, Any]:
             )  # fmt: skip
             log = open(tmp / "recorder.log", "wb")  # noqa: SIM115 - closed with the process
             rec = subprocess.Popen(
-                [sys.executable, "-m", "actframes.cli_record", "run", "--db", str(tmp / "c.db")],
+                [sys.executable, "-m", "actframes.cli", "record", "run", "--db", str(tmp / "c.db")],
                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                 start_new_session=True,
             )  # fmt: skip

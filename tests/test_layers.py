@@ -29,7 +29,7 @@ rank  layer        modules
 7     service      api, cache, resident, store_watch, verify, tier2, demo,
                    simulate, bench, team, capture (the recorder writes stores;
                    readers must not need it)
-8     edge         cli, cli_* (command line), mcp_server, mcp_* (MCP)
+8     edge         cli (the command-line package), mcp_server, mcp_* (MCP)
 ====  ===========  ==================================================================
 """
 
@@ -85,7 +85,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.team",  # team mining across many people's stores
         ),
     ),
-    ("edge", ("actframes.cli", "actframes.cli_", "actframes.mcp_server", "actframes.mcp_")),
+    ("edge", ("actframes.cli", "actframes.mcp_server", "actframes.mcp_")),
 )
 
 # Imports from a lower layer into a higher one that exist today: (importer, imported) →
@@ -93,8 +93,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     # re-attribution is a compile pass that lives in steps/ (#17: move it into compile/)
     ("actframes.compile.pipeline", "actframes.steps.reattribute"): "compile → steps",
-    # the demo borrows ledger_table from the CLI (#17: move it to emit/)
-    ("actframes.demo", "actframes.cli"): "service → edge",
     # detection reads the recorder's APPLICATION_ID, the native reader its SCHEMA_VERSION
     # (#17: store schema constants in a neutral module both import)
     ("actframes.sources", "actframes.capture.store"): "sources → service",
@@ -107,39 +105,14 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
 
 # Import circles that exist today, each the full set of modules (or packages) of one
 # strongly connected component. Delete a line when its circle is broken.
-_CLI = frozenset(
-    "actframes." + m
-    for m in [
-        "cli",
-        "cli_bench",
-        "cli_click",
-        "cli_comms",
-        "cli_entity",
-        "cli_mcp",
-        "cli_record",
-        "cli_replay",
-        "cli_report",
-        "cli_routines",
-        "cli_sources",  # joined with ActivityWatch stores (#16): imports cli.py's helpers too
-        "cli_steps",
-        "cli_team",  # joined with team mining (#22): imports cli.py's helpers like the rest
-        "cli_trust",
-        "demo",
-    ]
-)
 KNOWN_MODULE_CYCLES: dict[frozenset[str], str] = {
     # title_rules calls page_ref of its own package lazily (a URL shown as a title)
     frozenset({"actframes.entities", "actframes.entities.title_rules"}): "entities",
-    # cli.py loads the sub-commands, which import its private helpers (_out, _open, ...);
-    # the demo imports ledger_table from cli.py (#17: a cli/ package with a common.py)
-    _CLI: "cli",
 }
 KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {
     # steps/ reads stores through sources/ and builds on compile/, while compile/pipeline
     # imports steps.reattribute and the action readers in sources/ import steps.model
     frozenset({"actframes.compile", "actframes.sources", "actframes.steps"}): "core",
-    # the demo imports ledger_table from cli.py, which runs the demo command
-    frozenset({"actframes.cli", "actframes.demo"}): "cli",
 }
 
 
@@ -213,12 +186,8 @@ def layer_of(module: str) -> int:
 
 
 def package_of(module: str) -> str:
-    """The top-level package a module belongs to. A root-level module stands alone, except
-    ``cli.py`` and ``cli_*.py``: one package in all but its folder (#17 gives it one)."""
-    parts = module.split(".")
-    if len(parts) == 2 and parts[1].startswith("cli_"):
-        return f"{parts[0]}.cli"
-    return ".".join(parts[:2])
+    """The top-level package a module belongs to (a root-level module stands alone)."""
+    return ".".join(module.split(".")[:2])
 
 
 def cycles(nodes: Iterable[str], edges: Iterable[tuple[str, str]]) -> list[frozenset[str]]:
@@ -397,7 +366,7 @@ def test_import_edges_resolve_relative_and_nested_imports(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("module", "layer"),
     [
-        ("actframes.cli_steps", "edge"),
+        ("actframes.cli.steps", "edge"),
         ("actframes.compile.pipeline", "compile"),
         ("actframes.entities.lazyre", "rules"),
         ("actframes.mcp_config", "edge"),
@@ -411,6 +380,6 @@ def test_layer_of_takes_the_longest_prefix(module: str, layer: str | None) -> No
 
 
 def test_cli_modules_are_one_package() -> None:
-    assert {package_of(m) for m in ("actframes.cli", "actframes.cli_steps")} == {"actframes.cli"}
+    assert {package_of(m) for m in ("actframes.cli", "actframes.cli.steps")} == {"actframes.cli"}
     assert package_of("actframes.compile.pipeline") == "actframes.compile"
     assert package_of("actframes.demo") == "actframes.demo"

@@ -59,7 +59,7 @@ def run_demo(
 
 
 def _run_one_day(out: Path, *, seed: int, budget: int) -> str:
-    from .cli import ledger_table
+    from .emit.ledger_table import ledger_table
 
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.db"

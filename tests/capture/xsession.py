@@ -232,8 +232,8 @@ class Recorder:
 
 
 def record_argv(*args: str) -> list[str]:
-    """``actframes record ARGS``; the module entry works before the command is registered."""
-    return [sys.executable, "-m", "actframes.cli_record", *args]
+    """``actframes record ARGS``."""
+    return [sys.executable, "-m", "actframes.cli", "record", *args]
 
 
 def actframes_argv(*args: str) -> list[str]:

@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from actframes import cli
 from actframes.bench.report import encode_png
+from actframes.cli import main
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-
-
-@pytest.fixture(autouse=True)
-def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The lead registers the group in cli.LAZY_COMMANDS; until then the tests do.
-    monkeypatch.setitem(cli.LAZY_COMMANDS, "bench", "actframes.cli_bench:bench")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +23,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     try:
-        cli.main(args)
+        main(args)
         code = 0
     except SystemExit as exc:
         code = int(exc.code or 0)

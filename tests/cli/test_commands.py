@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from .builders import (
+from ..builders import (
     cli_env,
     iso,
     ms,

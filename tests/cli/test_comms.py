@@ -12,11 +12,11 @@ from actframes.api import compile_comms, compile_window
 from actframes.sources import open_source
 from actframes.window import day_window
 
-from .builders import run_cli, sha256
-from .test_golden import build
+from ..builders import run_cli, sha256
+from ..test_golden import build
 
 DAY, TZ = "2026-03-10", "Europe/Berlin"
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 MHACKS = CORPORA / "activitywatch-mhacks-2023" / "aw-buckets-export.json"
 NOCTILUCA = (
     CORPORA / "activitywatch-noctiluca-2020" / "aw-bucket-export_aw-watcher-window_mauro-pc.json"

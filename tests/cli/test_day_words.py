@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes import cli
+from actframes.cli import common
 from actframes.window import WindowError, local_day_of
 
-from .builders import cli_env, run_cli
+from ..builders import cli_env, run_cli
 
 ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago"]
 
@@ -26,10 +26,10 @@ ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Pacific/Kiritimati", "Paci
 )
 def test_words_count_back_from_the_local_day_of_now(now: int, tz: str, word: str) -> None:
     mp = pytest.MonkeyPatch()
-    mp.setattr(cli, "now_ms", lambda: now)
+    mp.setattr(common, "now_ms", lambda: now)
     try:
-        got = cli.local_day(word, tz)
-        assert cli.local_day(None, tz) == local_day_of(now, tz)
+        got = common.local_day(word, tz)
+        assert common.local_day(None, tz) == local_day_of(now, tz)
     finally:
         mp.undo()
     back = 1 if word.lower() == "yesterday" else 0
@@ -38,13 +38,13 @@ def test_words_count_back_from_the_local_day_of_now(now: int, tz: str, word: str
 
 @given(d=st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31)))
 def test_a_date_is_itself(d: date) -> None:
-    assert cli.local_day(d.isoformat(), "UTC") == d.isoformat()
+    assert common.local_day(d.isoformat(), "UTC") == d.isoformat()
 
 
 @pytest.mark.parametrize("bad", ["tomorrow", "2026-3-1", " today", "2026-03-10T09:00"])
 def test_anything_else_is_a_usage_error(bad: str) -> None:
     with pytest.raises(WindowError, match="today or yesterday"):
-        cli.local_day(bad, "UTC")
+        common.local_day(bad, "UTC")
 
 
 def test_cli_words_and_the_missing_store_hint(tmp_path: Path) -> None:

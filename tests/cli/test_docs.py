@@ -11,9 +11,9 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from actframes.cli import cli
+from actframes.cli.group import cli
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
 def _walk(group: click.Group, prefix: list[str]) -> list[list[str]]:
@@ -33,7 +33,7 @@ def render() -> str:
     parts = [
         "# Command line reference",
         "",
-        "Generated from `actframes … --help`; `tests/test_docs_cli.py` keeps it current.",
+        "Generated from `actframes … --help`; `tests/cli/test_docs.py` keeps it current.",
     ]
     for path in [[], *_walk(cli, [])]:
         result = runner.invoke(cli, [*path, "--help"], prog_name="actframes", terminal_width=88)

@@ -1,5 +1,4 @@
-"""``actframes entity``: the real command in a subprocess, registered as the lead registers
-it in ``LAZY_COMMANDS`` (added here when the registry does not list it yet)."""
+"""``actframes entity``: the real command in a subprocess, through the real entry point."""
 
 from __future__ import annotations
 
@@ -9,15 +8,9 @@ import sys
 
 import pytest
 
-from .builders import cli_env
+from ..builders import cli_env
 
-ENTRY = "actframes.cli_entity:entity"
-LAUNCH = (
-    "import sys\n"
-    "from actframes import cli\n"
-    f"cli.LAZY_COMMANDS.setdefault('entity', {ENTRY!r})\n"
-    "cli.main(sys.argv[1:])\n"
-)
+LAUNCH = "import sys\nfrom actframes.cli import main\nmain(sys.argv[1:])\n"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import click
 
-from actframes.cli_click import cli
+from actframes.cli.group import cli
 
 
 def commands(group: click.Group, prefix: list[str]) -> Iterator[tuple[str, click.Command]]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .builders import run_cli
+from ..builders import run_cli
 
 DAY, TZ = "2026-11-13", "UTC"
 T0 = "2026-11-13T09:00:00+00:00"

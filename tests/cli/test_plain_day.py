@@ -1,4 +1,4 @@
-"""``actframes day`` parsed without click (cli._plain_day) must take exactly what click
+"""``actframes day`` parsed without click (cli.fast_day.plain_day) must take exactly what click
 takes, with the same values, and leave every other call to click."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from typing import Any
 import click
 import pytest
 
-from actframes import cli
+from actframes.cli.fast_day import plain_day
 
 
 def _click_params(args: list[str]) -> dict[str, Any] | None:
     """The parameters click's ``day`` command parses from ``args``, or None when it
     refuses them (or stops early, as for --help)."""
-    from actframes.cli_click import cli as group
-    from actframes.cli_click import day
+    from actframes.cli.day import day
+    from actframes.cli.group import cli as group
 
     # Under the group's own context, as a real call (the command caches its help option
     # from the first context it sees: -h comes from the group's settings).
@@ -59,7 +59,7 @@ CALLS = [
 
 @pytest.mark.parametrize("args", CALLS, ids=[" ".join(a) or "none" for a in CALLS])
 def test_plain_day_takes_what_click_takes(args: list[str]) -> None:
-    plain = cli._plain_day(["day", *args])
+    plain = plain_day(["day", *args])
     if plain is not None:  # taken without click: exactly click's values
         clicked = _click_params(args)
         assert clicked is not None
@@ -70,23 +70,23 @@ def test_plain_day_takes_what_click_takes(args: list[str]) -> None:
 def test_plain_day_paths_as_click_checks_them(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
     db.write_bytes(b"")
-    assert cli._plain_day(["day", "--db", str(db)]) == _click_params(["--db", str(db)])
-    assert cli._plain_day(["day", "--db", str(db)])["db"] == db
+    assert plain_day(["day", "--db", str(db)]) == _click_params(["--db", str(db)])
+    assert plain_day(["day", "--db", str(db)])["db"] == db
     # A folder passes both: the source refuses it, with every store problem's status (1).
     folder = ["--db", str(tmp_path)]
-    assert cli._plain_day(["day", *folder]) == _click_params(folder)
+    assert plain_day(["day", *folder]) == _click_params(folder)
     assert _click_params(folder) is not None
 
 
 def test_only_plain_day_calls() -> None:
-    assert cli._plain_day(["day", "2026-03-10"]) is not None
+    assert plain_day(["day", "2026-03-10"]) is not None
     for args in (["apps"], ["--version"], ["context", "--hours", "1"], []):
-        assert cli._plain_day(args) is None
+        assert plain_day(args) is None
 
 
 def test_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_ACTFRAMES_COMPLETE", "bash_complete")
-    assert cli._plain_day(["day", "2026-03-10"]) is None
+    assert plain_day(["day", "2026-03-10"]) is None
 
 
 def test_day_runs_without_click(tmp_path: Path) -> None:
@@ -95,13 +95,13 @@ def test_day_runs_without_click(tmp_path: Path) -> None:
     import sys
 
     code = (
-        "import sys; from actframes import cli; cli._exit_now = lambda: None;"
+        "import sys; from actframes import cli; cli.common.exit_now = lambda: None;"
         " sys.argv = ['actframes', 'day', '2026-03-10', '--db', sys.argv[1], '--tz', 'UTC',"
         " '--no-cache']; cli.main(); sys.stdout.flush();"
         " sys.stderr.write(repr(sorted(m for m in ('click', 'dataclasses', 'inspect')"
         " if m in sys.modules)))"
     )
-    from .builders import screenpipe_db
+    from ..builders import screenpipe_db
 
     db = screenpipe_db(tmp_path / "sp.db", [(1, "2026-03-10T09:00:00Z", "Code", "x")])
     proc = subprocess.run(

@@ -9,19 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from actframes.cli import FORMATS
+from actframes.cli.options import FORMATS
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 from actframes.emit.html import to_html
 
-from .builders import cli_env, run_cli
+from ..builders import cli_env, run_cli
 
-# Runs the real entry point with `report` registered, whether or not cli.py lists it
-# yet, so these tests hold before and after the registration line lands.
-ENTRY = (
-    "import sys; from actframes.cli import LAZY_COMMANDS, main;"
-    "LAZY_COMMANDS.setdefault('report', 'actframes.cli_report:report');"
-    "sys.argv[0] = 'actframes'; main()"
-)
+# Runs the real entry point, as the console script does.
+ENTRY = "import sys; from actframes.cli import main; sys.argv[0] = 'actframes'; main()"
 
 
 def report(*args: str, cwd: Path) -> tuple[int, str, str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from actframes.sources.discover import default_places
 
-from .builders import cli_env, run_cli, screenpipe_db
-from .sources.test_activitywatch import bucket, ev, export_to_sqlite, write_export
+from ..builders import cli_env, run_cli, screenpipe_db
+from ..sources.test_activitywatch import bucket, ev, export_to_sqlite, write_export
 
 T0 = 1_700_000_000_000  # 2023-11-14T22:13:20Z
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from actframes.cli_steps import patterns, steps
+from actframes.cli.steps import patterns, steps
 
 HEADER = (
     "timeStamp,userID,targetApp,eventType,url,content,target.workbookName,"

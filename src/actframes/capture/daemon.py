@@ -76,7 +76,7 @@ def start(run_args: list[str], state: Path, timeout: float = 15.0) -> int:
         if log.stat().st_size > LOG_ROTATE_BYTES:
             log.replace(log.with_name(log.name + ".1"))
     offset = log.stat().st_size if log.exists() else 0
-    argv = [sys.executable, "-m", "actframes.cli_record", "run", *run_args]
+    argv = [sys.executable, "-m", "actframes.cli", "record", "run", *run_args]
     with open(log, "ab") as out:
         proc = subprocess.Popen(
             argv,

@@ -1,6 +1,6 @@
 """``actframes bench``: token cost, compression, and question answering against the oracle.
 
-Registered lazily in ``cli.LAZY_COMMANDS`` as ``"bench": "actframes.cli_bench:bench"``.
+Loaded only when invoked (``group.COMMANDS``).
 The rules and the measured tables are in docs/bench.md.
 """
 
@@ -11,12 +11,20 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import _budget, _out, default_db, local_day, machine_zone, out_option, store_options
-from .errors import UsageError
+from ..errors import UsageError
+from .common import (
+    check_budget,
+    default_db,
+    local_day,
+    machine_zone,
+    out_option,
+    store_options,
+    write_out,
+)
 
 if TYPE_CHECKING:
-    from .bench.report import Dataset
-    from .progress import Status
+    from ..bench.report import Dataset
+    from ..progress import Status
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,19 +49,19 @@ def tokens(
     context block, and the compression ratio raw/context."""
     import json
 
-    from .bench.tokens_report import measure, render_day, tokens_markdown
+    from ..bench.tokens_report import measure, render_day, tokens_markdown
 
     zone = tz or machine_zone()
     day = local_day(date, zone)
-    rendered = render_day(db or default_db(), day, zone, budget=_budget(budget), source=source)
+    rendered = render_day(db or default_db(), day, zone, budget=check_budget(budget), source=source)
     m = measure(rendered, budget)
-    _out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))
+    write_out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))
 
 
 def _days(text: str | None) -> list[str] | None:
     if text is None or text.strip() in ("", "all"):
         return None
-    from .window import parse_day
+    from ..window import parse_day
 
     days = [d.strip() for d in text.split(",") if d.strip()]
     for d in days:
@@ -62,7 +70,7 @@ def _days(text: str | None) -> list[str] | None:
 
 
 def _reps(text: str) -> tuple[str, ...]:
-    from .bench.report import REP_LABELS
+    from ..bench.report import REP_LABELS
 
     reps = tuple(r.strip() for r in text.split(",") if r.strip())
     unknown = [r for r in reps if r not in REP_LABELS]
@@ -74,7 +82,7 @@ def _reps(text: str) -> tuple[str, ...]:
 
 def _progress(quiet: bool, desc: str) -> Status:
     """Progress on a terminal's stderr (a bar with the latest step), unless --quiet."""
-    from .progress import Status
+    from ..progress import Status
 
     return Status(desc, on=not quiet)
 
@@ -127,8 +135,8 @@ def qa(
     quiet: bool,
 ) -> None:
     """Answer oracle questions about each day from each representation; score them."""
-    from .bench.answerers import make_answerer
-    from .bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
+    from ..bench.answerers import make_answerer
+    from ..bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
 
     answerer = make_answerer(model, timeout)
     zone = tz or machine_zone()
@@ -137,7 +145,7 @@ def qa(
         config = QAConfig(
             model=model,
             reps=_reps(reps),
-            budget=_budget(budget),
+            budget=check_budget(budget),
             seed=seed,
             max_prompt_tokens=max_prompt_tokens,
             progress=say,
@@ -147,7 +155,7 @@ def qa(
     if not results["days"]:
         raise UsageError(f"{path}: no day with rows to ask about")
     paths = write_outputs(results, out)
-    _out(markdown(results))
+    write_out(markdown(results))
     click.echo(f"wrote {paths['json']}, {paths['md']}, {paths['png']}", err=True)
 
 
@@ -187,9 +195,9 @@ def suite(
     (two screens, a DST change) and any ActivityWatch exports given."""
     import json
 
-    from .bench.answerers import make_answerer
-    from .bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
-    from .bench.tokens_report import measure, render_day, tokens_markdown
+    from ..bench.answerers import make_answerer
+    from ..bench.report import Dataset, QAConfig, markdown, run_qa, write_outputs
+    from ..bench.tokens_report import measure, render_day, tokens_markdown
 
     answerer = make_answerer(model, timeout)
     with _progress(quiet, "bench suite") as say:
@@ -200,7 +208,7 @@ def suite(
         config = QAConfig(
             model=model,
             reps=_reps(reps),
-            budget=_budget(budget),
+            budget=check_budget(budget),
             seed=seed,
             max_prompt_tokens=max_prompt_tokens,
             progress=say,
@@ -220,7 +228,7 @@ def suite(
     table = tokens_markdown(measured, names)
     (out / "tokens.md").write_text(table, encoding="utf-8")
     (out / "tokens.json").write_text(json.dumps(measured, indent=1) + "\n", encoding="utf-8")
-    _out("# Token cost\n\n" + table + "\n" + markdown(results))
+    write_out("# Token cost\n\n" + table + "\n" + markdown(results))
     click.echo(
         f"wrote {paths['json']}, {paths['md']}, {paths['png']}, {out / 'tokens.md'}", err=True
     )
@@ -235,9 +243,9 @@ def _remove_store(p: Path) -> None:
 def simulated_datasets(folder: Path) -> list[Dataset]:
     """The simulated stores the suite measures, written afresh into ``folder`` (the
     simulator is seeded, so the same code gives the same stores)."""
-    from .bench.report import Dataset
-    from .demo import DEMO_DAY, DEMO_TZ, build_demo_store
-    from .simulate import simulate_day, simulate_days, write_native, write_screenpipe
+    from ..bench.report import Dataset
+    from ..demo import DEMO_DAY, DEMO_TZ, build_demo_store
+    from ..simulate import simulate_day, simulate_days, write_native, write_screenpipe
 
     folder.mkdir(parents=True, exist_ok=True)
     demo, dense, week = (folder / n for n in ("demo.db", "dense-26k.db", "week-2screens.db"))
@@ -323,12 +331,12 @@ def routines(
     """R (routine overhead ratio) and h (recurrence) in the paper's shape, on a
     simulated multi-day history, any stores given, and RPA UI logs (scored against
     their labels)."""
-    from .bench.routines import Target, markdown, measure, write
-    from .emit.tokens import count_tokens
-    from .routines.mine import Rules
-    from .routines.overhead import CostModel
-    from .routines.service import check_rules
-    from .sources.uilog import is_uilog, read_rows
+    from ..bench.routines import Target, markdown, measure, write
+    from ..emit.tokens import count_tokens
+    from ..routines.mine import Rules
+    from ..routines.overhead import CostModel
+    from ..routines.service import check_rules
+    from ..sources.uilog import is_uilog, read_rows
 
     w, h = _screen(screen)
     if holdout_days is not None and holdout_days < 1:
@@ -363,20 +371,20 @@ def routines(
         )
     if not targets:
         raise UsageError("nothing to measure: drop --no-sim or give --uilog / --store")
-    from .progress import bar
+    from ..progress import bar
 
     results = [
         measure(t, model, count_tokens, holdout_days)
         for t in bar(targets, "bench routines", total=len(targets), unit="store")
     ]
     j, md = write(results, out)
-    _out(markdown(results))
+    write_out(markdown(results))
     click.echo(f"wrote {j}, {md}", err=True)
 
 
 def simulated_history(folder: Path, days: int, seed: int) -> Path:
     """The simulator's multi-day history of steps, written afresh (seeded)."""
-    from .simulate.workflows import simulate_workflows, write_workflows
+    from ..simulate.workflows import simulate_workflows, write_workflows
 
     folder.mkdir(parents=True, exist_ok=True)
     p = folder / f"workflows-{days}d-seed{seed}.db"

@@ -7,8 +7,17 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _one_shot, _open, _out, local_day, machine_zone, since_window, store_options
-from .errors import UsageError
+from ..errors import UsageError
+from .common import (
+    HELP,
+    local_day,
+    machine_zone,
+    one_shot,
+    open_db,
+    since_window,
+    store_options,
+    write_out,
+)
 
 COMMS_FORMATS = ("json", "md", "context")
 
@@ -45,28 +54,28 @@ def comms(
     subject, person), each with its own time, visits and frame ids. Message bodies are
     never read.
     """
-    _one_shot()
-    from .api import compile_comms
-    from .window import day_window
+    one_shot()
+    from ..api import compile_comms
+    from ..window import day_window
 
     zone = tz or machine_zone()
     if since and date:
         raise UsageError("give DATE or --since/--until, not both")
     window = since_window(since, until, zone) or day_window(local_day(date, zone), zone)
-    src = _open(db, source)
+    src = open_db(db, source)
     try:
         view = compile_comms(src, window)
     finally:
         src.close()
     if fmt == "json":
-        from .emit.json_out import to_json
+        from ..emit.json_out import to_json
 
-        _out(to_json(view))
+        write_out(to_json(view))
     elif fmt == "md":
-        from .emit.comms_text import to_comms_markdown
+        from ..emit.comms_text import to_comms_markdown
 
-        _out(to_comms_markdown(view))
+        write_out(to_comms_markdown(view))
     else:
-        from .emit.comms_text import to_comms_context
+        from ..emit.comms_text import to_comms_context
 
-        _out(to_comms_context(view))
+        write_out(to_comms_context(view))

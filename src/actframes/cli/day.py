@@ -1,6 +1,6 @@
-"""The click group of ``actframes`` and its core commands (``day``, ``context``, ``apps``,
-``demo``); the others load lazily (``LAZY_COMMANDS``). Imported only when a call needs
-click: a plain ``actframes day`` runs without it (see ``cli``)."""
+"""``actframes day``, ``context`` and ``apps``: one window of the store, compiled and
+printed. A plain ``day`` call runs without click (``fast_day``); its options are
+declared once, in ``options.DAY_OPTIONS``."""
 
 from __future__ import annotations
 
@@ -8,73 +8,29 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-from .cli import (
-    FORMATS,
+from ..emit.ledger_table import ledger_table
+from ..errors import UsageError
+from .common import (
     HELP,
-    LAZY_COMMANDS,
-    _budget,
-    _one_shot,
-    _open,
-    _options,
-    _out,
+    check_budget,
     compile_day_cli,
-    ledger_table,
+    compile_options,
     machine_zone,
     min_minutes_option,
     now_ms,
-    out_option,
+    one_shot,
+    open_db,
     run_day,
     since_window,
     store_options,
-    today,
+    write_out,
 )
-from .demo_constants import DEMO_DAY, DEMO_DAYS, DEMO_TZ
-from .errors import UsageError
+from .options import DAY_OPTIONS, click_options
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in LAZY_COMMANDS:
-            import importlib
-
-            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
-            command: click.Command = getattr(importlib.import_module(module), attr)
-            return command
-        return super().get_command(ctx, cmd_name)
-
-
-@click.group(cls=LazyGroup, context_settings=HELP)
-@click.version_option(__version__, prog_name="actframes")
-def cli() -> None:
-    """Compile screen-activity capture into deterministic activity frames."""
-
-
-@cli.command()
+@click.command(context_settings=HELP)
 @click.argument("date", required=False)
-@store_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="json",
-    show_default=True,
-    help="json (canonical), yaml, md, context (for a prompt, within --budget) or html.",
-)
-@min_minutes_option
-@click.option(
-    "--budget",
-    type=int,
-    default=1500,
-    show_default=True,
-    help="Token budget (o200k) for --format context.",
-)
-@click.option(
-    "--no-cache", is_flag=True, help="Compile afresh; neither read nor write the document cache."
-)
+@click_options(DAY_OPTIONS)
 def day(
     date: str | None,
     db: Path | None,
@@ -93,7 +49,7 @@ def day(
     run_day(date, db, tz, source, fmt, min_minutes, budget, no_cache)
 
 
-@cli.command()
+@click.command(context_settings=HELP)
 @click.option("--hours", type=float, help="The last N hours (default 2).")
 @click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
 @click.option("--until", metavar="TIME", help="End (default now).")
@@ -113,10 +69,10 @@ def context(
     min_minutes: float,
 ) -> None:
     """Print the context block for a window of time (for a prompt)."""
-    _one_shot()
-    from .api import compile_window
-    from .emit.context import to_context
-    from .window import hours_window
+    one_shot()
+    from ..api import compile_window
+    from ..emit.context import to_context
+    from ..window import hours_window
 
     zone = tz or machine_zone()
     if hours is not None and (since or until):
@@ -124,15 +80,15 @@ def context(
     window = since_window(since, until, zone) or hours_window(
         hours if hours is not None else 2.0, now_ms(), zone
     )
-    src = _open(db, source)
+    src = open_db(db, source)
     try:
-        doc = compile_window(src, window, _options(min_minutes))
+        doc = compile_window(src, window, compile_options(min_minutes))
     finally:
         src.close()
-    _out(to_context(doc, _budget(budget)))
+    write_out(to_context(doc, check_budget(budget)))
 
 
-@cli.command()
+@click.command(context_settings=HELP)
 @click.argument("date", required=False)
 @store_options
 @click.option("--by-host", is_flag=True, help="One block of rows per machine (ActivityWatch).")
@@ -144,49 +100,5 @@ def apps(
     DATE is YYYY-MM-DD, today or yesterday (default today); active time is H:MM:SS.
     Input a source does not record shows as —, not 0.
     """
-    _one_shot()
-    _out(ledger_table(compile_day_cli(date, db, tz, source, 0.0), by_host))
-
-
-@cli.command()
-@out_option("demo-out", "Folder for the demo store and its compiled outputs.")
-@click.option(
-    "--days",
-    type=int,
-    default=DEMO_DAYS,
-    show_default=True,
-    help="How many days to simulate, ending yesterday; 1: the fixed one-day demo "
-    f"({DEMO_DAY}, {DEMO_TZ}), the same bytes every time.",
-)
-@click.option(
-    "--tz",
-    metavar="ZONE",
-    help="IANA time zone of the simulated days (default: the machine's zone; the "
-    "one-day demo is always in its own).",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=7,
-    show_default=True,
-    help="Seed of the simulation: the same seed, the same content.",
-)
-@click.option(
-    "--budget",
-    type=int,
-    default=1500,
-    show_default=True,
-    help="Token budget (o200k) of the context block it shows.",
-)
-def demo(out: Path, days: int, tz: str | None, seed: int, budget: int) -> None:
-    """Simulate work, compile it, and show the result (a store, the documents, a report).
-
-    Several days (the default) end yesterday and hold routines to mine and replay; the
-    dates move with the clock, the content is fixed by --seed.
-    """
-    from .demo import run_demo
-
-    if days < 1:
-        raise UsageError("--days must be at least 1")
-    zone = tz or machine_zone()
-    _out(run_demo(out, seed=seed, budget=_budget(budget), days=days, today=today(zone), tz=zone))
+    one_shot()
+    write_out(ledger_table(compile_day_cli(date, db, tz, source, 0.0), by_host))

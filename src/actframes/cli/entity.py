@@ -20,19 +20,19 @@ from typing import Any
 
 import click
 
-from .cli import HELP
-from .errors import UsageError
+from ..errors import UsageError
+from .common import HELP
 
 
 def url_record(url: str) -> dict[str, Any]:
-    from .entities import page_ref
+    from ..entities import page_ref
 
     ref = page_ref(url)
     return {"input": url, "site": ref.site, "kind": ref.kind, "entity": ref.entity}
 
 
 def title_record(app: str, title: str) -> dict[str, Any]:
-    from .entities import clean_title, title_ref
+    from ..entities import clean_title, title_ref
 
     ref = title_ref(app, title)
     return {

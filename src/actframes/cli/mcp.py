@@ -1,4 +1,4 @@
-"""``actframes mcp``: the MCP server on stdio (registered lazily in cli.LAZY_COMMANDS)."""
+"""``actframes mcp``: the MCP server on stdio (loaded only when invoked)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _out, default_db, machine_zone, now_ms, store_options
-from .mcp_config import KINDS
+from ..mcp_config import KINDS
+from .common import HELP, default_db, machine_zone, now_ms, store_options, write_out
 
 
 @click.command(context_settings=HELP)
@@ -64,8 +64,8 @@ def mcp(
             replay_user_data_dir,
         )
         return
-    from .mcp_server import ReplayPolicy, build_server
-    from .progress import quiet
+    from ..mcp_server import ReplayPolicy, build_server
+    from ..progress import quiet
 
     quiet()  # stdio belongs to the protocol: no progress bars, whatever the terminal
 
@@ -83,7 +83,7 @@ def _print_config(
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
 ) -> None:
-    from .mcp_config import note, render
+    from ..mcp_config import note, render
 
     store = Path(os.path.abspath((db or default_db()).expanduser()))
     args = [*_server_command(), "mcp", "--db", str(store)]
@@ -97,7 +97,7 @@ def _print_config(
         args.append("--allow-replay")
     if replay_user_data_dir is not None:
         args += ["--replay-user-data-dir", os.path.abspath(replay_user_data_dir.expanduser())]
-    _out(render(kind, args))
+    write_out(render(kind, args))
     click.echo(f"actframes: {note(kind)}", err=True)
     if not store.exists():
         click.echo(

@@ -1,6 +1,6 @@
 """``actframes record``: the recorder (X11 and Wayland) — run in the foreground, or start,
 stop, pause, resume and inspect a background one. Loaded only when invoked (see
-``LAZY_COMMANDS``)."""
+``group.COMMANDS``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 
 import click
 
-from .capture.config import load_config, state_dir
-from .cli import HELP
-from .errors import ActframesError
+from ..capture.config import load_config, state_dir
+from ..errors import ActframesError
+from .common import HELP
 
 F = TypeVar("F", bound=Callable[..., Any])
 WAYLAND_BACKENDS = ("wlroots", "kde", "gnome")
@@ -115,17 +115,17 @@ def _need_capture() -> None:
 def _backend(wanted: str | None) -> Any:
     """The session's backend; an automatic wlroots choice that cannot work here (another
     compositor, no socket) falls back to XWayland when there is an X display."""
-    from .capture.session import SessionKind, choose
+    from ..capture.session import SessionKind, choose
 
     env = dict(os.environ)
     kind = choose(env, wanted or "auto")
     if kind.backend in WAYLAND_BACKENDS and (wanted or "auto") == "auto" and env.get("DISPLAY"):
         if kind.backend == "wlroots":
-            from .capture.wayland import probe
+            from ..capture.wayland import probe
 
             problem = probe(env)
         else:
-            from .capture.desktop_bus import probe as probe_desktop
+            from ..capture.desktop_bus import probe as probe_desktop
 
             problem = probe_desktop(kind.backend, env)
         if problem is not None:
@@ -155,14 +155,14 @@ def run(**params: Any) -> None:
         accessibility=params["accessibility"],
         devtools=params["devtools"],
     )
-    from .cli import default_db
+    from .common import default_db
 
     kind = _backend(params["backend"])
     db = params["db"] or default_db()
     recorder: Any
     if kind.backend in WAYLAND_BACKENDS:
         _need_wayland()
-        from .capture.wayland_recorder import WaylandRecorder
+        from ..capture.wayland_recorder import WaylandRecorder
 
         recorder = WaylandRecorder(
             db,
@@ -174,7 +174,7 @@ def run(**params: Any) -> None:
         )
     else:
         _need_capture()
-        from .capture.recorder import Recorder
+        from ..capture.recorder import Recorder
 
         recorder = Recorder(db, cfg, display=params["display"], state_dir=state_dir())
     if kind.note and kind.note != "asked for":
@@ -186,8 +186,8 @@ def run(**params: Any) -> None:
 @_recording_options
 def start(**params: Any) -> None:
     """Start recording in the background (log in the XDG state folder)."""
-    from .capture.daemon import logfile
-    from .capture.daemon import start as start_daemon
+    from ..capture.daemon import logfile
+    from ..capture.daemon import start as start_daemon
 
     # Check the config here so a mistake is reported to the terminal, not only the log.
     load_config(params["config_path"]).with_overrides(
@@ -218,7 +218,7 @@ def start(**params: Any) -> None:
 def install_gnome_extension(dest: Path | None, shell_version: int | None) -> None:
     """Install the GNOME Shell extension through which the recorder sees the focused
     window on GNOME Wayland (then log out and in, and enable it)."""
-    from .capture import gnome_extension as ext
+    from ..capture import gnome_extension as ext
 
     major = shell_version if shell_version is not None else ext.shell_major()
     target = ext.install(dest or ext.extensions_dir(dict(os.environ)), major)
@@ -228,7 +228,7 @@ def install_gnome_extension(dest: Path | None, shell_version: int | None) -> Non
 @record.command()
 def stop() -> None:
     """Stop the background recorder (it flushes and exits cleanly)."""
-    from .capture.daemon import stop as stop_daemon
+    from ..capture.daemon import stop as stop_daemon
 
     pid = stop_daemon(state_dir())
     click.echo("no recorder was running" if pid is None else f"stopped (pid {pid})")
@@ -237,7 +237,7 @@ def stop() -> None:
 @record.command()
 def pause() -> None:
     """Pause recording: nothing but '[paused]' rows is written until resume."""
-    from .capture.daemon import set_paused
+    from ..capture.daemon import set_paused
 
     pid = set_paused(state_dir(), True)
     click.echo("paused" + ("" if pid else " (no recorder is running; a new one starts paused)"))
@@ -246,7 +246,7 @@ def pause() -> None:
 @record.command()
 def resume() -> None:
     """Resume recording after pause."""
-    from .capture.daemon import set_paused
+    from ..capture.daemon import set_paused
 
     pid = set_paused(state_dir(), False)
     click.echo("resumed" + ("" if pid else " (no recorder is running)"))
@@ -264,15 +264,15 @@ def status(db: Path | None, tz: str | None) -> None:
 
     Exits 0 when a recorder is running, 3 when none is.
     """
-    from .capture.daemon import (
+    from ..capture.daemon import (
         logfile,
         pause_flag,
         process_start_ms,
         running_pid,
         store_status,
     )
-    from .cli import default_db, machine_zone, now_ms
-    from .window import day_window, local_day_of
+    from ..window import day_window, local_day_of
+    from .common import default_db, machine_zone, now_ms
 
     zone = tz or machine_zone()
     state = state_dir()
@@ -354,7 +354,7 @@ def _wayland_session_line(notes: dict[str, object]) -> str:
 def _local(ms: int, zone: str) -> str:
     from datetime import datetime
 
-    from .window import zone as tzinfo
+    from ..window import zone as tzinfo
 
     return datetime.fromtimestamp(ms / 1000, tzinfo(zone)).strftime("%Y-%m-%d %H:%M:%S %Z")
 
@@ -376,17 +376,3 @@ def _ago(s: int) -> str:
     if s < 7200:
         return f"{s // 60} min"
     return f"{s // 3600} h"
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m actframes.cli_record ARGS`` is ``actframes record ARGS``, with the same
-    one-line errors and exit codes. The background recorder is started this way, so it
-    does not depend on how the command is registered."""
-    from . import cli
-
-    cli.LAZY_COMMANDS.setdefault("record", "actframes.cli_record:record")
-    cli.main(["record", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    main()

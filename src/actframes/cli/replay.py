@@ -16,9 +16,9 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, machine_zone, store_options
-from .cli_routines import mining_options, rules_of
-from .errors import ActframesError, SourceError, UsageError
+from ..errors import ActframesError, SourceError, UsageError
+from .common import HELP, default_db, machine_zone, store_options, write_out
+from .routines import mining_options, rules_of
 
 
 def _parse_slots(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -46,12 +46,12 @@ def _routine(
     rules: Any,
 ) -> dict[str, Any]:
     if plan is not None:
-        from .routines.replay import load_plan
+        from ..routines.replay import load_plan
 
         return load_plan(plan, routine_id)
     # Mined afresh, over the same window `actframes routines` uses by default.
-    from .cli_routines import resolve_window
-    from .routines.service import find_routine
+    from ..routines.service import find_routine
+    from .routines import resolve_window
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
@@ -146,7 +146,7 @@ def replay(
     The first guard that does not hold stops the replay before anything more is sent,
     and the report is a hand-off: the step, the guard, what was expected and found.
     """
-    from .routines import replay as engine
+    from ..routines import replay as engine
 
     slots = _parse_slots(slot_pairs)
     rules = rules_of(
@@ -162,12 +162,12 @@ def replay(
     engine.check_slots(routine, slots, allow_missing=dry_run)
     render = engine.to_json if fmt == "json" else engine.to_markdown
     if dry_run:
-        _out(render(engine.dry_run(routine, slots, allow_destructive=allow_destructive)))
+        write_out(render(engine.dry_run(routine, slots, allow_destructive=allow_destructive)))
         return
     report = _run(
         routine, slots, allow_destructive, loose_position, headless, browser_path, user_data_dir
     )
-    _out(render(report))
+    write_out(render(report))
     stopped = report.get("stopped")
     if stopped:
         sys.stderr.write(
@@ -187,8 +187,8 @@ def _run(
 ) -> dict[str, Any]:
     import os
 
-    from .routines.cdp import Browser, CDPError, find_chromium
-    from .routines.replay import replay
+    from ..routines.cdp import Browser, CDPError, find_chromium
+    from ..routines.replay import replay
 
     if browser_path is not None:
         if not os.access(browser_path, os.X_OK):
@@ -216,7 +216,7 @@ def _run(
         except CDPError as exc:
             hint = " (is another browser using --user-data-dir?)" if user_data_dir else ""
             raise ActframesError(f"the browser did not start: {exc}{hint}") from None
-        from .progress import bar
+        from ..progress import bar
 
         return replay(
             routine,

@@ -1,8 +1,8 @@
 """``actframes report``: one local day as a self-contained HTML timeline.
 
 A thin shell like ``day``: the same store options, the same compile, then
-``emit.html.to_html`` written to a file (default ``report-DATE.html``). Registered
-lazily in ``cli.LAZY_COMMANDS``, so other commands never import it.
+``emit.html.to_html`` written to a file (default ``report-DATE.html``). Loaded
+only when invoked (``group.COMMANDS``), so other commands never import it.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from pathlib import Path
 
 import click
 
-from .cli import (
+from ..errors import ActframesError
+from .common import (
     HELP,
-    _out,
     compile_day_cli,
     local_day,
     machine_zone,
     min_minutes_option,
     store_options,
+    write_out,
 )
-from .errors import ActframesError
 
 
 class ReportWriteError(ActframesError):
@@ -53,13 +53,13 @@ def report(
     network: lanes per app and site, frames as bars, the ledger, and each frame's details
     on hover or focus.
     """
-    from .emit.html import to_html
+    from ..emit.html import to_html
 
     day = local_day(date, tz or machine_zone())
     doc = compile_day_cli(day, db, tz, source, min_minutes)
     target = out if out is not None else Path(f"report-{day}.html")
     write_atomically(target, to_html(doc).encode("utf-8"))
-    _out(f"{target}\n")
+    write_out(f"{target}\n")
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, local_day, machine_zone, store_options
-from .errors import UsageError
+from ..errors import UsageError
+from .common import HELP, default_db, local_day, machine_zone, store_options, write_out
 
 DEFAULT_DAYS = 28
 MANY_DAYS = 7  # more days than this: a progress bar on a terminal
@@ -18,7 +18,7 @@ MANY_DAYS = 7  # more days than this: a progress bar on a terminal
 
 def mining_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The window and the mining rules (shared by routines, replay and the bench)."""
-    from .routines.mine import Rules
+    from ..routines.mine import Rules
 
     d = Rules()
     for name, default, what in reversed(
@@ -52,7 +52,7 @@ def resolve_window(
             raise UsageError("--all mines the whole store: give it without --days or --until")
         return None, None
     if days is None:
-        from .steps.load import family
+        from ..steps.load import family
 
         if family(path, source) == "uilog":
             return None, None
@@ -61,7 +61,7 @@ def resolve_window(
 
 
 def rules_of(**kw: int) -> Any:
-    from .routines.mine import Rules
+    from ..routines.mine import Rules
 
     return Rules(
         min_length=kw["min_length"],
@@ -105,7 +105,7 @@ def routines(
 ) -> None:
     """Recurring routines across days, each with its slots, guarded plan, minimal
     script and evidence (JSON: one routine per line)."""
-    from .routines.service import mine_store, to_markdown, window_of
+    from ..routines.service import mine_store, to_markdown, window_of
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
@@ -118,7 +118,7 @@ def routines(
         min_specific=min_specific,
         max_length=max_length,
     )
-    from .progress import Steps
+    from ..progress import Steps
 
     # A bar only for long windows; a week is read and mined in a blink.
     with Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress:
@@ -130,6 +130,6 @@ def routines(
             err=True,
         )
     if fmt == "json":
-        _out("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in found.routines))
+        write_out("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in found.routines))
     else:
-        _out(to_markdown(found.routines))
+        write_out(to_markdown(found.routines))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .cli import HELP, _out, _table, machine_zone
+from ..emit.ledger_table import table
+from .common import HELP, machine_zone, write_out
 
 
 @click.command(context_settings=HELP)
@@ -14,13 +15,13 @@ def sources(tz: str | None) -> None:
     screenpipe's database, aw-server-rust's and aw-server's databases, an ActivityWatch
     server on port 5600) with family, size and the dates they span. Without --db or
     ACTFRAMES_DB and without a store of our own, a single store found is used."""
-    from .sources.discover import discover
-    from .window import local_day_of
+    from ..sources.discover import discover
+    from ..window import local_day_of
 
     zone = tz or machine_zone()
     found = discover()
     if not found:
-        _out("no capture store found in the default places\n")
+        write_out("no capture store found in the default places\n")
         return
     rows: list[tuple[str, ...]] = [("FAMILY", "STORE", "SIZE", "FROM", "TO", "WHERE")]
     for f in found:
@@ -29,7 +30,7 @@ def sources(tz: str | None) -> None:
         size = _size(f.size) if f.size is not None else "-"
         where = f.where if f.problem is None else f"{f.where} ({f.problem})"
         rows.append((f.family, f.what, size, first, last, where))
-    _out(_table(rows, left=2))
+    write_out(table(rows, left=2))
 
 
 def _size(n: int) -> str:

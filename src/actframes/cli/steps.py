@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from .cli import HELP, _out, default_db, local_day, machine_zone, store_options
-from .errors import UsageError
-from .steps.layouts import LAYOUTS
+from ..errors import UsageError
+from ..steps.layouts import LAYOUTS
+from .common import HELP, default_db, local_day, machine_zone, store_options, write_out
 
 
 def _store(f: Any) -> Any:
@@ -65,8 +65,8 @@ def steps(
 
     Name the frame by its id (F1234), or find it with --find "words".
     """
-    from .steps.build import to_markdown
-    from .steps.service import find_in_day, steps_of_frame
+    from ..steps.build import to_markdown
+    from ..steps.service import find_in_day, steps_of_frame
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
@@ -82,12 +82,12 @@ def steps(
     assert frame_id is not None
     day, rendered = steps_of_frame(path, source, zone, frame_id, date, include_text, layout)
     if matches is None:
-        _out(_json_lines(rendered) if fmt == "json" else to_markdown(frame_id, rendered))
+        write_out(_json_lines(rendered) if fmt == "json" else to_markdown(frame_id, rendered))
     elif fmt == "json":
         found = {"query": query, "day": day, "matches": matches, "frame": frame_id}
-        _out(json.dumps({**found, "steps": rendered}, ensure_ascii=False, indent=1) + "\n")
+        write_out(json.dumps({**found, "steps": rendered}, ensure_ascii=False, indent=1) + "\n")
     else:
-        _out(_find_markdown(str(query), day, matches) + "\n" + to_markdown(frame_id, rendered))
+        write_out(_find_markdown(str(query), day, matches) + "\n" + to_markdown(frame_id, rendered))
 
 
 def _find_markdown(query: str, day: str, matches: list[dict[str, Any]]) -> str:
@@ -123,15 +123,15 @@ def patterns(
     fmt: str,
 ) -> None:
     """Measured patterns over the last N days, each with its evidence."""
-    from .steps.service import patterns_over
+    from ..steps.service import patterns_over
 
     zone = tz or machine_zone()
     last = local_day(until, zone)
     path = (db or default_db()).expanduser()
     first, out = patterns_over(path, source, zone, days, last, include_text, layout)
     if fmt == "json":
-        _out(_json_lines(out))
+        write_out(_json_lines(out))
         return
-    from .steps.patterns_md import to_markdown
+    from ..steps.patterns_md import to_markdown
 
-    _out(to_markdown(out, first, last, zone))
+    write_out(to_markdown(out, first, last, zone))

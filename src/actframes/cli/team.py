@@ -1,7 +1,7 @@
 """``actframes team``: many people's stores compiled into Parquet datasets (locally or on
 Ray), the team report with its k-threshold, and SQL over the datasets (docs/team.md).
 
-Registered lazily in ``cli.LAZY_COMMANDS``; needs the ``[team]`` extra.
+Loaded only when invoked (``group.COMMANDS``); needs the ``[team]`` extra.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from .cli import HELP, _out
-from .errors import ActframesError, UsageError
+from ..errors import ActframesError, UsageError
+from .common import HELP, write_out
 
 
 def _need(module: str) -> None:
@@ -65,9 +65,9 @@ def compile(
     """Compile every (person, day) of MANIFEST (CSV: person,store,tz,start,end) into
     Parquet datasets under --out, partitioned by person and day."""
     _need("pyarrow")
-    from .team.engine import make_engine
-    from .team.manifest import load_manifest
-    from .team.run import compile_team, print_failure
+    from ..team.engine import make_engine
+    from ..team.manifest import load_manifest
+    from ..team.run import compile_team, print_failure
 
     people = load_manifest(manifest)
     if workers < 1:
@@ -116,7 +116,7 @@ def report(folder: Path, min_people: int, out: Path | None, no_charts: bool) -> 
     """Time per app and site, routines across people, h and R, from FOLDER's datasets;
     prints the Markdown."""
     _need("pyarrow")
-    from .team.report import build, to_markdown
+    from ..team.report import build, to_markdown
 
     if min_people < 1:
         raise UsageError("--min-people must be at least 1")
@@ -130,10 +130,10 @@ def report(folder: Path, min_people: int, out: Path | None, no_charts: bool) -> 
     )
     if not no_charts:
         _need("matplotlib")
-        from .team.charts import write_charts
+        from ..team.charts import write_charts
 
         write_charts(rep, dest)
-    _out(md)
+    write_out(md)
 
 
 @team.command(context_settings=HELP)
@@ -149,15 +149,15 @@ def report(folder: Path, min_people: int, out: Path | None, no_charts: bool) -> 
 )
 def query(folder: Path, sql: str, fmt: str) -> None:
     """Run SQL (DuckDB) over FOLDER's datasets: views ledger, frames, steps, routines, h."""
-    from .team.query import run_query, to_tsv
+    from ..team.query import run_query, to_tsv
 
     cols, rows = run_query(folder, sql)
     if fmt == "json":
-        _out(
+        write_out(
             "".join(
                 json.dumps(dict(zip(cols, r, strict=True)), ensure_ascii=False, default=str) + "\n"
                 for r in rows
             )
         )
     else:
-        _out(to_tsv(cols, rows))
+        write_out(to_tsv(cols, rows))

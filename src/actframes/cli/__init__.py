@@ -1,0 +1,83 @@
+"""The ``actframes`` command: a thin click shell over the library.
+
+Exit codes: 0 success, 1 a data problem (bad or unreadable store), 2 a usage problem.
+Errors are one line on stderr, never a traceback.
+
+``main`` is the entry point. The click group (``group``) loads each command's module
+only when that command runs (click takes ~25 ms to import): a plain ``actframes day``
+call is parsed without it (``fast_day``), exactly as click would, and every other call,
+and any ``day`` call with anything unusual, goes through click. Shared helpers are in
+``common``, the options of ``day`` and of every store in ``options``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError
+from . import common
+from .fast_day import plain_day, run_plain
+
+
+def main(argv: list[str] | None = None) -> None:
+    common.Process.entry = argv is None
+    plain = plain_day(sys.argv[1:] if argv is None else list(argv))
+    try:
+        if plain is not None:
+            run_plain(plain)
+        else:
+            from .group import cli
+
+            cli.main(args=argv, prog_name="actframes", standalone_mode=False)
+        if common.Process.entry:
+            common.keep_compiled_patterns()
+        if common.Process.exit_early:
+            common.exit_now()
+    except ActframesError as exc:
+        _fail(str(exc), exc.exit_code)
+    except BrokenPipeError:
+        # `actframes day | head` is not an error: stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except Exception as exc:
+        from_click = _click_error(exc)
+        if from_click is not None:
+            _fail(*from_click)
+        if type(exc).__name__ == "OperationalError" and "is locked" in str(exc):
+            # A writer took the store's lock between two reads (sqlite3 not imported here).
+            _fail("the capture store is locked by another process; try again", BusyError.exit_code)
+        if os.environ.get("ACTFRAMES_DEBUG"):
+            raise
+        _fail(
+            f"internal error: {type(exc).__name__}: {exc} (ACTFRAMES_DEBUG=1 shows more)",
+            INTERNAL_ERROR_EXIT,
+        )
+
+
+def _click_error(exc: Exception) -> tuple[str, int] | None:
+    """The one-line message and exit code of click's own errors (never raised before
+    click is loaded)."""
+    if "click" not in sys.modules:
+        return None
+    import click
+
+    if isinstance(exc, click.exceptions.Abort):
+        return "aborted", 1
+    if isinstance(exc, click.ClickException):
+        # click's own usage errors come as one line too; --help says the rest.
+        code = 2 if isinstance(exc, click.UsageError) else exc.exit_code
+        return exc.format_message().replace("\n", " "), code
+    return None
+
+
+def _fail(message: str, code: int) -> None:
+    first = message.strip().splitlines()[0] if message.strip() else "error"
+    sys.stderr.write(f"actframes: error: {first}\n")
+    sys.exit(code)
+
+
+__all__ = ["main"]

@@ -1,0 +1,5 @@
+"""``python -m actframes.cli ARGS`` is ``actframes ARGS``."""
+
+from . import main
+
+main()

@@ -1,0 +1,39 @@
+"""``actframes cache``: the cache of compiled documents."""
+
+from __future__ import annotations
+
+import click
+
+from .common import HELP, write_out
+
+
+@click.group(context_settings=HELP)
+def cache() -> None:
+    """The cache of compiled documents."""
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Delete every cached document (and the compiled regular expressions)."""
+    import shutil
+
+    from ..cache import DocCache, default_cache_dir
+
+    root = default_cache_dir()
+    n = DocCache(root).clear() if root else 0
+    if root:
+        shutil.rmtree(root / "rx", ignore_errors=True)
+    write_out(f"removed {n} cached document(s)\n")
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Where the cache is and what it holds."""
+    from ..cache import DocCache, default_cache_dir
+
+    root = default_cache_dir()
+    if root is None:
+        write_out("cache: off ($ACTFRAMES_CACHE)\n")
+        return
+    s = DocCache(root).stats()
+    write_out(f"cache: {s['path']}\nentries: {s['entries']}\nbytes: {s['bytes']}\n")

@@ -1,0 +1,117 @@
+"""``actframes day`` without click: a plain call is parsed here from the same option
+table as the click command (``options.DAY_OPTIONS``), exactly as click would parse it,
+and run at once; anything else (help, errors, an option that only feeds a callback) is
+left to click."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO, cast
+
+from ..errors import ActframesError
+from .common import run_day
+from .options import DAY_OPTIONS, Opt
+
+# The options the plain parser takes: those whose value reaches the command.
+_BY_FLAG = {o.flag: o for o in DAY_OPTIONS if o.expose}
+DEFAULTS: dict[str, Any] = {"date": None, **{o.name: o.default for o in _BY_FLAG.values()}}
+
+
+def plain_day(args: list[str]) -> dict[str, Any] | None:
+    """The parameters of a plain ``day`` call — the date, each option at most once as
+    ``--opt VALUE`` or ``--opt=VALUE`` with a value click accepts — exactly as click would
+    parse them; None for any other call (help, errors, anything unusual), which click
+    then parses and reports."""
+    if not args or args[0] != "day" or "_ACTFRAMES_COMPLETE" in os.environ:
+        return None  # (that variable asks click for shell completion)
+    got: dict[str, Any] = {}
+    rest = iter(args[1:])
+    for token in rest:
+        if not token.startswith("-"):
+            if not token or "date" in got:
+                return None
+            got["date"] = token
+            continue
+        flag = _BY_FLAG.get(token)
+        if flag is not None and flag.kind == "flag":
+            if flag.name in got:
+                return None
+            got[flag.name] = True
+            continue
+        option, eq, value = token.partition("=")
+        opt = _BY_FLAG.get(option)
+        if opt is None or opt.kind == "flag" or opt.name in got:
+            return None
+        if not eq:
+            value = next(rest, "")
+        if not value or value.startswith("-"):
+            return None
+        converted = _value(opt, value)
+        if converted is None:
+            return None
+        got[opt.name] = converted
+    return {**DEFAULTS, **got}
+
+
+def _value(opt: Opt, value: str) -> Any:
+    """``value`` converted as the option's click type (and callback) converts it, or None
+    where click would refuse it."""
+    converted: Any = value  # text
+    if opt.kind == "path":  # click.Path(readable=False, path_type=Path): no checks
+        converted = Path(value)
+    elif opt.kind == "choice":
+        if value not in opt.choices:
+            return None
+    else:
+        try:
+            if opt.kind == "float":
+                converted = float(value)
+            elif opt.kind == "int":
+                converted = int(value)
+        except ValueError:
+            return None
+    if opt.callback is not None:
+        try:
+            converted = opt.callback(None, None, converted)
+        except ActframesError:
+            return None  # click calls it again and reports the error
+    return converted
+
+
+def run_plain(params: dict[str, Any]) -> None:
+    """``run_day`` with what click's ``main`` (standalone_mode=False) does around a
+    command: an interrupt becomes an Abort after a newline on stderr, and a closed pipe
+    ends the process with status 1, its streams' flushes quieted."""
+    try:
+        run_day(**params)
+    except (EOFError, KeyboardInterrupt) as exc:
+        import click
+
+        click.echo(file=sys.stderr)
+        raise click.exceptions.Abort() from exc
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.stdout = cast(TextIO, _QuietFlush(sys.stdout))
+        sys.stderr = cast(TextIO, _QuietFlush(sys.stderr))
+        sys.exit(1)
+
+
+class _QuietFlush:
+    """A stream whose flush ignores a closed pipe (click's wrapper, without click)."""
+
+    def __init__(self, wrapped: TextIO) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.wrapped, attr)
