@@ -6,7 +6,7 @@ parser of a plain ``actframes day`` call that runs without importing click
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..sources import SOURCE_KINDS
 
@@ -14,8 +14,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 FORMATS = ("json", "yaml", "md", "context", "html")
 
-# How a value is read: as click's type of the same name reads it.
-Kind = Literal["path", "text", "choice", "float", "int", "flag"]
+if TYPE_CHECKING:
+    from typing import Literal
+
+    # How a value is read: as click's type of the same name reads it.
+    Kind = Literal["path", "text", "choice", "float", "int", "flag"]
 
 
 # (a NamedTuple, not a dataclass: a plain `day` call never imports dataclasses)
