@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import math
 import os
 import sys
@@ -16,12 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SourceError, UsageError
-from .options import FORMATS, MIN_MINUTES, STORE_OPTIONS, click_options
+from .options import MIN_MINUTES, STORE_OPTIONS, click_options
 
 if TYPE_CHECKING:
     from ..window import Window
-
-__all__ = ["FORMATS"]  # (re-exported: the formats of ``day --format``)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -194,8 +191,6 @@ def open_db(db: Path | None, source: str | None) -> Any:
 
     path = db or default_db()
     if db is None and not path.expanduser().exists():
-        from ..errors import SourceError
-
         raise SourceError(
             f"{path}: no such file (no store here yet: `actframes demo` writes one, "
             "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
@@ -342,6 +337,8 @@ def compile_day_cli(
 def load_document(path: Path) -> dict[str, Any]:
     """A document written by ``actframes day`` (``verify``, ``tier2``), or a one-line
     error naming the file."""
+    import json
+
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
