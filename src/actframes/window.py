@@ -115,11 +115,70 @@ def parse_local(text: str, tz: str) -> int:
     return _ms(naive.replace(tzinfo=z))
 
 
-def hours_window(hours: float, now_ms: int, tz: str) -> Window:
-    if not 0 < hours <= 24 * 31:
-        raise WindowError("--hours must be between 0 and 744")
+# The one set of limits of a window asked for by hours or by since/until, for the CLI and
+# the MCP server alike (SPEC.md, "Windows"): a day-by-day question fits in a month, and a
+# longer span is one huge document nobody reads whole.
+MAX_SPAN_DAYS = 31
+MAX_HOURS = MAX_SPAN_DAYS * 24
+
+# How each caller spells the window's parameters in its messages (the CLI: "--hours",
+# "DATE"; the MCP tools: "hours", "day"). The keys it offers, in this order, are the
+# alternatives a conflict message lists.
+MCP_NAMES = {"hours": "hours", "day": "day", "since": "since", "until": "until"}
+
+
+def hours_window(hours: float, now_ms: int, tz: str, name: str = "--hours") -> Window:
+    """The last ``hours`` (above 0, at most ``MAX_HOURS``) before ``now_ms``."""
+    if not 0 < hours <= MAX_HOURS:
+        raise WindowError(f"{name} must be above 0 and at most {MAX_HOURS}")
     zone(tz)
     return Window(now_ms - int(hours * 3_600_000), now_ms, tz)
+
+
+def resolve(
+    *,
+    tz: str,
+    now_ms: int,
+    day: str | None = None,
+    hours: float | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    day_start: int | None = None,
+    default_hours: float | None = None,
+    names: dict[str, str] | None = None,
+) -> Window:
+    """The one window resolver of the CLI and the MCP server.
+
+    At most one of ``day`` (YYYY-MM-DD), ``hours`` (back from ``now_ms``) and ``since``
+    (with ``until``, default now) may be given; none gives the last ``default_hours``, or
+    without it the local day ``now_ms`` falls in. Spans are limited to ``MAX_SPAN_DAYS``
+    days and hours to ``MAX_HOURS``. Every refusal is a one-line ``WindowError`` (a usage
+    error, exit status 2) naming the parameters as ``names`` spells them.
+    """
+    spell = names or MCP_NAMES
+    offered = [spell[k] for k in ("hours", "day", "since") if k in spell]
+    if sum(x is not None for x in (hours, day, since)) > 1:
+        if len(offered) == 2:
+            raise WindowError(f"give {offered[0]} or {offered[1]}/{spell['until']}, not both")
+        alternatives = ", ".join(offered[:-1]) + f" or {offered[-1]}"
+        raise WindowError(f"give one of {alternatives} (with {spell['until']})")
+    if until is not None and since is None:
+        raise WindowError(f"{spell['until']} needs {spell['since']}")
+    if day is not None:
+        return day_window(day, tz, day_start)
+    if since is not None:
+        start = parse_local(since, tz)
+        end = parse_local(until, tz) if until is not None else now_ms
+        if end <= start:
+            raise WindowError(f"{spell['until']} must be after {spell['since']}")
+        if end - start > MAX_SPAN_DAYS * 86_400_000:
+            raise WindowError(f"a window may span at most {MAX_SPAN_DAYS} days")
+        return Window(start, end, tz)
+    if hours is not None or default_hours is not None:
+        h = hours if hours is not None else default_hours
+        assert h is not None
+        return hours_window(h, now_ms, tz, spell.get("hours", "hours"))
+    return day_window(local_day_of(now_ms, tz, day_start), tz, day_start)
 
 
 class LocalDays:
@@ -142,10 +201,12 @@ class LocalDays:
         return d.hour * 60 + d.minute
 
 
-def local_day_of(ts_ms: int, tz: str) -> str:
-    """The day ``ts_ms`` belongs to: its local date, one earlier before the day's start."""
+def local_day_of(ts_ms: int, tz: str, day_start: int | None = None) -> str:
+    """The day ``ts_ms`` belongs to: its local date, one earlier before the day's start
+    (``day_start`` minutes after midnight, default ``DayStart.minutes``)."""
     local = datetime.fromtimestamp(ts_ms / 1000, zone(tz))
-    if DayStart.minutes and local.hour * 60 + local.minute < DayStart.minutes:
+    minutes = DayStart.minutes if day_start is None else day_start
+    if minutes and local.hour * 60 + local.minute < minutes:
         return (local.date() - timedelta(days=1)).isoformat()
     return local.date().isoformat()
 

@@ -1,0 +1,114 @@
+"""``window.resolve``: the one resolver of day / hours / since-until windows, its limits
+and its one-line refusals, as the CLI and the MCP server both use it."""
+
+from __future__ import annotations
+
+from calendar import timegm
+from typing import Any
+
+import pytest
+
+from actframes.errors import UsageError
+from actframes.window import (
+    MAX_HOURS,
+    MAX_SPAN_DAYS,
+    Window,
+    WindowError,
+    day_window,
+    resolve,
+)
+
+HOUR = 3_600_000
+DAY_MS = 24 * HOUR
+TZ = "Europe/Berlin"
+CLI = {"hours": "--hours", "since": "--since", "until": "--until"}
+CLI_DAY = {"day": "DATE", "since": "--since", "until": "--until"}
+
+
+def utc(y: int, mo: int, d: int, h: int = 0, mi: int = 0) -> int:
+    return timegm((y, mo, d, h, mi, 0, 0, 0, 0)) * 1000
+
+
+NOW = utc(2026, 3, 10, 12)  # 13:00 in Berlin
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"day": "2026-03-09"}, day_window("2026-03-09", TZ)),
+        ({"hours": 2}, Window(NOW - 2 * HOUR, NOW, TZ)),
+        ({"hours": 0.5}, Window(NOW - HOUR // 2, NOW, TZ)),
+        ({"hours": MAX_HOURS}, Window(NOW - MAX_HOURS * HOUR, NOW, TZ)),
+        ({"since": "2026-03-10T09:00"}, Window(utc(2026, 3, 10, 8), NOW, TZ)),
+        (
+            {"since": "2026-03-09", "until": "2026-03-10T06:00+00:00"},
+            Window(utc(2026, 3, 8, 23), utc(2026, 3, 10, 6), TZ),
+        ),
+        # exactly the longest span allowed
+        (
+            {"since": "2026-02-01T00:00Z", "until": "2026-03-04T00:00Z"},
+            Window(utc(2026, 2, 1), utc(2026, 2, 1) + MAX_SPAN_DAYS * DAY_MS, TZ),
+        ),
+        ({}, day_window("2026-03-10", TZ)),  # nothing given: today
+        ({"default_hours": 2}, Window(NOW - 2 * HOUR, NOW, TZ)),
+        ({"day": "2026-03-09", "default_hours": 2}, day_window("2026-03-09", TZ)),
+        # the day starts at 04:00: 03:00 local belongs to the day before
+        (
+            {"day_start": 240, "now_ms": utc(2026, 3, 10, 2)},
+            day_window("2026-03-09", TZ, 240),
+        ),
+        ({"day": "2026-03-09", "day_start": 240}, day_window("2026-03-09", TZ, 240)),
+    ],
+)
+def test_resolve_gives_the_window(args: dict[str, Any], expected: Window) -> None:
+    kw: dict[str, Any] = {"tz": TZ, "now_ms": NOW, **args}
+    assert resolve(**kw) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "names", "message"),
+    [
+        ({"hours": 2, "day": "2026-03-09"}, None, "give one of hours, day or since (with until)"),
+        ({"hours": 2, "since": "2026-03-09"}, CLI, "give --hours or --since/--until, not both"),
+        (
+            {"day": "2026-03-09", "since": "2026-03-09"},
+            CLI_DAY,
+            "give DATE or --since/--until, not both",
+        ),
+        ({"until": "2026-03-09"}, None, "until needs since"),
+        ({"until": "2026-03-09"}, CLI, "--until needs --since"),
+        ({"since": "2026-03-10", "until": "2026-03-10"}, None, "until must be after since"),
+        ({"since": "2026-03-11", "until": "2026-03-10"}, CLI, "--until must be after --since"),
+        ({"since": "2026-03-11"}, CLI, "--until must be after --since"),  # until: now
+        (
+            {"since": "2016-01-01", "until": "2026-01-01"},
+            CLI,
+            f"a window may span at most {MAX_SPAN_DAYS} days",
+        ),
+        (
+            {"since": "2026-02-01T00:00Z", "until": "2026-03-04T00:00:01Z"},
+            None,
+            f"a window may span at most {MAX_SPAN_DAYS} days",
+        ),
+        ({"since": "2026-01-01"}, CLI, f"a window may span at most {MAX_SPAN_DAYS} days"),
+        ({"hours": 0}, None, f"hours must be above 0 and at most {MAX_HOURS}"),
+        ({"hours": -1}, CLI, f"--hours must be above 0 and at most {MAX_HOURS}"),
+        ({"hours": MAX_HOURS + 0.01}, CLI, f"--hours must be above 0 and at most {MAX_HOURS}"),
+        ({"hours": float("nan")}, CLI, f"--hours must be above 0 and at most {MAX_HOURS}"),
+        ({"default_hours": 0}, None, f"hours must be above 0 and at most {MAX_HOURS}"),
+        ({"day": "2026-02-30"}, None, "no such date: '2026-02-30'"),
+        ({"day": "yesterday"}, None, "not a date (YYYY-MM-DD): 'yesterday'"),
+        ({"since": "soon"}, CLI, "not a date-time: 'soon'"),
+        ({"day": "2026-03-09", "tz": "Mars/Base"}, None, "unknown time zone: 'Mars/Base'"),
+    ],
+)
+def test_resolve_refuses_in_one_line(
+    args: dict[str, Any], names: dict[str, str] | None, message: str
+) -> None:
+    kw: dict[str, Any] = {"tz": TZ, "now_ms": NOW, "names": names, **args}
+    with pytest.raises(WindowError) as info:
+        resolve(**kw)
+    assert str(info.value) == message
+    # a usage error: exit status 2, one line
+    assert isinstance(info.value, UsageError) and info.value.exit_code == 2
+    assert "\n" not in str(info.value)
