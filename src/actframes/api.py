@@ -1,8 +1,19 @@
-"""The library's public surface; the CLI and the MCP server are thin shells over it."""
+"""The library's public surface; the CLI, the MCP server, the demo and the benches are
+thin shells over it.
+
+``open_store(path)`` gives a ``Store``: a store held open for reading (a context manager)
+that compiles windows (``window.resolve`` makes them), the communications view, steps,
+patterns and routines. A one-shot command opens it, asks once and closes it; a long-lived
+process opens it ``resident=True`` and is served warm documents (``resident.py``) while
+the store does not change for the window asked.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .compile.document import Doc
@@ -11,10 +22,15 @@ from .sources import Source, open_source
 from .window import Window, day_window, span_window
 
 if TYPE_CHECKING:
+    from .cache import DocCache
     from .emit.context import parse_context, to_context
     from .emit.json_out import to_json
     from .emit.markdown import to_markdown
     from .emit.yaml_out import to_yaml
+    from .model import Capture
+    from .resident import ResidentCache
+    from .routines.mine import Rules
+    from .routines.service import Mining
 
 # Emitters load on first use, so a command that prints JSON never imports the rest.
 _EMITTERS = {
@@ -61,12 +77,197 @@ def compile_day(source: Source, day: str, tz: str, options: Options | None = Non
 
 def compile_path(path: str | Path, day: str, tz: str, options: Options | None = None) -> Doc:
     """Open, compile one day, close."""
-    with open_source(path) as src:
-        return compile_day(src, day, tz, options)
+    with open_store(path, disk_cache=False) as store:
+        return store.compile(day_window(day, tz), options)
+
+
+class Store:
+    """A store opened for reading, and what the library answers from it.
+
+    Documents of whole days go through the document cache on disk (``cache.py``) unless
+    ``disk_cache`` is off; with ``resident`` they are kept in memory too and served while
+    the store shows no change for the window (``resident.py``: for a server, a notebook,
+    anything that asks more than once). The store's file is opened on first use and
+    closed by ``close()`` or the end of a ``with`` block; a resident store's reads run in
+    its cache's own thread, so it may be asked from any thread.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        kind: str | None = None,
+        *,
+        disk_cache: bool = True,
+        resident: bool = False,
+    ) -> None:
+        self.path, self.kind = Path(path), kind
+        self.disk: DocCache | None = _disk_cache() if disk_cache else None
+        self._source: Source | None = None
+        self._resident: ResidentCache | None = None
+        if resident:
+            from .resident import ResidentCache
+
+            self._resident = ResidentCache(self.path, kind, self.disk)
+        self._mined: tuple[Hashable, Mining | None] = (None, None)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def resident(self) -> ResidentCache | None:
+        """The documents kept in memory (None unless opened ``resident``)."""
+        return self._resident
+
+    def compile(self, window: Window, options: Options | None = None, *, cache: bool = True) -> Doc:
+        """The Tier-1 document of ``window``. ``cache=False`` compiles it afresh from the
+        rows, neither reading nor writing a cache (``--no-cache``)."""
+        if cache and self._resident is not None:
+            return self._resident.document(window, options)
+        from .cache import compile_window_cached
+        from .sources.base import reading
+
+        disk = self.disk if cache and window.day is not None else None
+        with self._reading() as src, reading(src.path):
+            doc, _ = compile_window_cached(src, window, options, disk)
+        return doc
+
+    def render(
+        self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
+    ) -> Any:
+        """``make(document)`` (a context block at a budget, say); a resident store keeps it
+        with the document under ``how`` and makes it again only when the document is."""
+        if self._resident is not None:
+            return self._resident.render(window, options, how, make)
+        return make(self.compile(window, options))
+
+    def read(self, window: Window) -> Capture:
+        """The window's rows as the compiler reads them (evidence rows, reports)."""
+        with self._reading() as src:
+            return src.read(window.start_ms, window.end_ms)
+
+    def read_and_compile(
+        self, window: Window, options: Options | None = None
+    ) -> tuple[Capture, Doc]:
+        """The window's rows and their document, the rows read once (no cache)."""
+        from .sources.base import reading
+
+        with self._reading() as src, reading(src.path):
+            cap = src.read(window.start_ms, window.end_ms)
+        return cap, compile_capture(cap, window, options)
+
+    def comms(self, window: Window, options: Options | None = None) -> Doc:
+        """The communications view of a window (``compile/comms.py``), read afresh."""
+        with self._reading() as src:
+            return compile_comms(src, window, options)
+
+    def steps(
+        self,
+        tz: str,
+        frame_id: str,
+        day: str | None = None,
+        include_text: bool = False,
+        layout: str | None = None,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """(the frame's local day, its rendered steps in order) (``steps/service.py``)."""
+        from .steps.service import steps_of_frame
+
+        return steps_of_frame(self.path, self.kind, tz, frame_id, day, include_text, layout)
+
+    def find(self, tz: str, query: str, day: str, limit: int = 10) -> list[dict[str, Any]]:
+        """The frames of one local day matching ``query``, best first."""
+        from .steps.service import find_in_day
+
+        return find_in_day(self.path, self.kind, tz, query, day, limit)
+
+    def patterns(
+        self,
+        tz: str,
+        days: int,
+        last: str,
+        include_text: bool = False,
+        layout: str | None = None,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """(first day, the measured patterns of the ``days`` local days up to ``last``)."""
+        from .steps.service import patterns_over
+
+        return patterns_over(self.path, self.kind, tz, days, last, include_text, layout)
+
+    def routines(
+        self,
+        tz: str,
+        start_ms: int,
+        end_ms: int,
+        rules: Rules,
+        include_text: bool = False,
+        stage: Callable[[str], None] | None = None,
+    ) -> Mining:
+        """Routines mined from the steps of [start_ms, end_ms). A resident store mines
+        again only when the store's change token moves (mining reads every step)."""
+        from .routines import service
+
+        key: Hashable = None
+        if self._resident is not None:
+            key = (tz, start_ms, end_ms, rules, include_text, self._resident.store_token())
+            if self._mined[0] == key and self._mined[1] is not None:
+                return self._mined[1]
+        found = service.mine_store(
+            self.path, self.kind, tz, start_ms, end_ms, rules, include_text, stage=stage
+        )
+        if self._resident is not None:
+            self._mined = (key, found)
+        return found
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        if self._resident is not None:
+            self._resident.close()
+            self._resident = None
+
+    @contextmanager
+    def _reading(self) -> Iterator[Source]:
+        """The open source. A one-shot store holds one; a resident store's own reads run
+        in its cache's thread, so other reads open the file afresh and close it after."""
+        if self._resident is not None:
+            with open_source(self.path, self.kind) as src:
+                yield src
+            return
+        if self._source is None:
+            self._source = open_source(self.path, self.kind)
+        yield self._source
+
+
+def open_store(
+    path: str | Path, kind: str | None = None, *, disk_cache: bool = True, resident: bool = False
+) -> Store:
+    """Open a store for reading (``kind`` forces a reader; default: detected).
+
+    The file is checked and opened at the first question, so a missing or foreign file is
+    a one-line ``SourceError`` then. ``disk_cache``: whole days through the document cache
+    ($ACTFRAMES_CACHE, "off" disables it); ``resident``: keep documents in memory.
+    """
+    return Store(path, kind, disk_cache=disk_cache, resident=resident)
+
+
+def _disk_cache() -> DocCache | None:
+    from .cache import DocCache, default_cache_dir
+
+    root = default_cache_dir()
+    return DocCache(root) if root else None
 
 
 __all__ = [
     "Options",
+    "Store",
     "Window",
     "compile_capture",
     "compile_comms",
@@ -75,6 +276,7 @@ __all__ = [
     "compile_window",
     "day_window",
     "open_source",
+    "open_store",
     "parse_context",
     "span_window",
     "to_context",
