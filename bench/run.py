@@ -488,7 +488,7 @@ ROUTINES_TARGET_S = 1.0  # list_routines over 28 days on a warm server after one
 @benchmark("routines-28d", "list_routines over 28 days (native, 61-day store): cold, warm, new row")
 def bench_routines(ctx: Context) -> dict[str, Any]:
     from actframes.capture.store import open_store, write_snapshots
-    from actframes.mcp_server import Service
+    from actframes.mcp.library import Service
     from actframes.model import Snapshot
 
     work = Path(tempfile.mkdtemp(prefix="routines-", dir=BENCH_DIR))
@@ -510,7 +510,7 @@ def bench_routines(ctx: Context) -> dict[str, Any]:
         svc.routines(28, last_day, 2)
         times["new_row"] = time.perf_counter() - t0
     finally:
-        svc.resident.close()
+        svc.close()
     with closing(sqlite3.connect(store)) as c:
         rows = int(c.execute("SELECT count(*) FROM snapshots").fetchone()[0])
     return {

@@ -29,7 +29,7 @@ rank  layer        modules
 7     service      api, cache, resident, store_watch, verify, tier2, demo,
                    simulate, bench, team, capture (the recorder writes stores;
                    readers must not need it)
-8     edge         cli (the command-line package), mcp_server, mcp_* (MCP)
+8     edge         cli (the command-line package), mcp (the MCP server package)
 ====  ===========  ==================================================================
 """
 
@@ -85,7 +85,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.team",  # team mining across many people's stores
         ),
     ),
-    ("edge", ("actframes.cli", "actframes.mcp_server", "actframes.mcp_")),
+    ("edge", ("actframes.cli", "actframes.mcp")),
 )
 
 # Imports from a lower layer into a higher one that exist today: (importer, imported) →
@@ -369,7 +369,7 @@ def test_import_edges_resolve_relative_and_nested_imports(tmp_path: Path) -> Non
         ("actframes.cli.steps", "edge"),
         ("actframes.compile.pipeline", "compile"),
         ("actframes.entities.lazyre", "rules"),
-        ("actframes.mcp_config", "edge"),
+        ("actframes.mcp.config", "edge"),
         ("actframes", "foundation"),
         ("actframes.no_such_module", None),
     ],

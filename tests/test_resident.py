@@ -186,7 +186,7 @@ def test_routines_are_mined_again_only_when_the_store_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import actframes.routines.service as routines_service
-    from actframes.mcp_server import Service
+    from actframes.mcp.library import Service
 
     path = write_native(tmp_path / "n.db", _day(30))
     mined: list[int] = []
@@ -205,4 +205,4 @@ def test_routines_are_mined_again_only_when_the_store_changes(
         svc.routines(7, DAY, 2)
         assert len(mined) == 2
     finally:
-        svc.resident.close()
+        svc.close()

@@ -1,0 +1,150 @@
+"""The library calls behind the MCP tools, with the store, zone and clock fixed.
+
+One resident ``Store`` (``api.open_store``) answers every call: a window's document is
+served from memory while the store shows no change for it (``resident.py``), so a
+recorder appending to the same WAL store is seen as it writes and every answer is the
+bytes a fresh compile gives. Library errors become one-line tool errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..api import open_store
+from ..compile.pipeline import Options
+from ..emit.context import to_context
+from ..errors import ActframesError
+from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
+
+MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
+MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at most
+
+
+class Service:
+    """The library calls behind the tools, with the store, zone and clock fixed."""
+
+    def __init__(self, db: Path, tz: str, source: str | None, now_ms: Callable[[], int]) -> None:
+        self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
+        self.store = open_store(db, source, resident=True)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def today(self) -> str:
+        return local_day_of(self.now_ms(), self.tz)
+
+    def compile(self, window: Window, min_minutes: float = 0) -> dict[str, Any]:
+        if not 0 <= min_minutes <= 24 * 60:
+            raise ToolError("min_minutes must be between 0 and 1440")
+        options = Options(min_active_s=round(min_minutes * 60))
+        doc: dict[str, Any] = self._guard(lambda: self.store.compile(window, options))
+        return doc
+
+    def context(self, window: Window, budget_tokens: int) -> tuple[dict[str, Any], str]:
+        """The window's document and its context block, both kept while it is unchanged."""
+        block: str = self._guard(
+            lambda: self.store.render(
+                window, None, ("context", budget_tokens), lambda d: to_context(d, budget_tokens)
+            )
+        )
+        return self.compile(window), block
+
+    def comms(self, window: Window) -> dict[str, Any]:
+        """The communications view of a window (``compile/comms.py``), read afresh."""
+        view: dict[str, Any] = self._guard(lambda: self.store.comms(window))
+        return view
+
+    def rows(self, window: Window) -> Any:
+        """The window's rows (a frame's evidence)."""
+        return self.store.read(window)
+
+    def window(
+        self,
+        *,
+        hours: float | None = None,
+        day: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        default_hours: float | None = None,
+    ) -> Window:
+        """The one resolver (``window.resolve``), its limits and its words."""
+        try:
+            return resolve(
+                tz=self.tz,
+                now_ms=self.now_ms(),
+                day=day,
+                hours=hours,
+                since=since,
+                until=until,
+                default_hours=default_hours,
+            )
+        except ActframesError as exc:
+            raise ToolError(one_line(str(exc))) from exc
+
+    def steps(self, frame_id: str, day: str) -> list[dict[str, Any]]:
+        try:
+            _, rendered = self.store.steps(self.tz, frame_id, day)
+        except ActframesError as exc:
+            raise ToolError(one_line(str(exc))) from exc
+        return rendered
+
+    def patterns(self, days: int, until: str | None) -> tuple[str, str, list[dict[str, Any]]]:
+        last = self.days_back(1, until)[0]
+        if not 1 <= days <= MAX_SEARCH_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
+        first, found = self._guard(lambda: self.store.patterns(self.tz, days, last))
+        return first, last, found
+
+    def routines(self, days: int, until: str | None, min_days: int) -> list[dict[str, Any]]:
+        from ..routines.mine import Rules
+        from ..routines.service import check_rules, window_of
+
+        if not 1 <= days <= MAX_ROUTINE_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_ROUTINE_DAYS}")
+        last = until if until is not None else self.today()
+
+        def mine() -> list[dict[str, Any]]:
+            parse_day(last)
+            start, end = window_of(self.tz, days, last)
+            rules = check_rules(Rules(min_days=min_days))
+            # Mining reads every step of the window: the store keeps the answer while it
+            # is unchanged (its change token: data_version, or an export's size and time).
+            found: list[dict[str, Any]] = self.store.routines(self.tz, start, end, rules).routines
+            return found
+
+        found: list[dict[str, Any]] = self._guard(mine)
+        return found
+
+    def routine(self, routine_id: str, days: int, until: str | None, min_days: int) -> Any:
+        for r in self.routines(days, until, min_days):
+            if r["id"] == routine_id:
+                return r
+        raise ToolError(f"no routine {routine_id} in the last {days} days (see list_routines)")
+
+    def days_back(self, days: int, until: str | None = None) -> list[str]:
+        if not 1 <= days <= MAX_SEARCH_DAYS:
+            raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
+        try:
+            last = parse_day(until) if until is not None else date.fromisoformat(self.today())
+        except ActframesError as exc:
+            raise ToolError(one_line(str(exc))) from exc
+        return [(last - timedelta(days=i)).isoformat() for i in range(days)]
+
+    def _guard(self, call: Callable[[], Any]) -> Any:
+        try:
+            return call()
+        except ToolError:
+            raise
+        except ActframesError as exc:
+            raise ToolError(one_line(str(exc))) from exc
+        except Exception as exc:  # a locked or vanished store, a disk error
+            raise ToolError(one_line(f"{self.db}: cannot read ({exc})")) from exc
+
+
+def one_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "error"
