@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..mcp_config import KINDS
+from ..mcp.config import KINDS
 from .common import HELP, default_db, machine_zone, now_ms, store_options, write_out
 
 
@@ -64,7 +64,7 @@ def mcp(
             replay_user_data_dir,
         )
         return
-    from ..mcp_server import ReplayPolicy, build_server
+    from ..mcp.server import ReplayPolicy, build_server
     from ..progress import quiet
 
     quiet()  # stdio belongs to the protocol: no progress bars, whatever the terminal
@@ -83,7 +83,7 @@ def _print_config(
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
 ) -> None:
-    from ..mcp_config import note, render
+    from ..mcp.config import note, render
 
     store = Path(os.path.abspath((db or default_db()).expanduser()))
     args = [*_server_command(), "mcp", "--db", str(store)]
