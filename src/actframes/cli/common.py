@@ -18,7 +18,7 @@ from ..errors import SourceError, UsageError
 from .options import MIN_MINUTES, STORE_OPTIONS, click_options
 
 if TYPE_CHECKING:
-    from ..window import Window
+    from ..api import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -123,22 +123,6 @@ def today(tz: str) -> str:
     return local_day_of(now_ms(), tz)
 
 
-def since_window(since: str | None, until: str | None, zone: str) -> Window | None:
-    """The window of --since [--until] (until defaults to now), or None without --since;
-    --until alone is a usage error."""
-    from ..window import Window, parse_local
-
-    if not since:
-        if until:
-            raise UsageError("--until needs --since")
-        return None
-    start = parse_local(since, zone)
-    end = parse_local(until, zone) if until else now_ms()
-    if end <= start:
-        raise UsageError("--until must be after --since")
-    return Window(start, end, zone)
-
-
 # The words a DATE may be besides YYYY-MM-DD, as days back from today.
 DAY_WORDS = {"today": 0, "yesterday": 1}
 
@@ -196,6 +180,20 @@ def open_db(db: Path | None, source: str | None) -> Any:
             "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
         )
     return open_source(path, source)
+
+
+def open_cli_store(db: Path | None, source: str | None, disk_cache: bool = True) -> Store:
+    """The store a command reads (``api.open_store``), or a one-line error when none was
+    named and the default one does not exist yet."""
+    from ..api import open_store
+
+    path = db or default_db()
+    if db is None and not path.expanduser().exists():
+        raise SourceError(
+            f"{path}: no such file (no store here yet: `actframes demo` writes one, "
+            "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
+        )
+    return open_store(path, source, disk_cache=disk_cache)
 
 
 def compile_options(min_minutes: float) -> Any:
@@ -317,21 +315,13 @@ def compile_day_cli(
     no_cache: bool = False,
 ) -> dict[str, Any]:
     """The shared path of every command that prints one day: zone, store, cache."""
-    from ..cache import DocCache, compile_window_cached, default_cache_dir
-    from ..sources.base import reading
     from ..window import day_window
 
     zone = machine_zone() if tz is None else tz
     window = day_window(local_day(date, zone), zone)
     options = compile_options(min_minutes)
-    src = open_db(db, source)
-    try:
-        root = None if no_cache else default_cache_dir()
-        with reading(src.path):
-            doc, _ = compile_window_cached(src, window, options, DocCache(root) if root else None)
-    finally:
-        src.close()
-    return doc
+    with open_cli_store(db, source, disk_cache=not no_cache) as store:
+        return store.compile(window, options)
 
 
 def load_document(path: Path) -> dict[str, Any]:

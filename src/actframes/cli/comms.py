@@ -7,19 +7,20 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
 from .common import (
     HELP,
     local_day,
     machine_zone,
+    now_ms,
     one_shot,
-    open_db,
-    since_window,
+    open_cli_store,
     store_options,
     write_out,
 )
 
 COMMS_FORMATS = ("json", "md", "context")
+# How ``comms`` spells the window's parameters in its usage errors (window.resolve).
+COMMS_WINDOW = {"day": "DATE", "since": "--since", "until": "--until"}
 
 
 @click.command(context_settings=HELP)
@@ -55,18 +56,19 @@ def comms(
     never read.
     """
     one_shot()
-    from ..api import compile_comms
-    from ..window import day_window
+    from ..window import resolve
 
     zone = tz or machine_zone()
-    if since and date:
-        raise UsageError("give DATE or --since/--until, not both")
-    window = since_window(since, until, zone) or day_window(local_day(date, zone), zone)
-    src = open_db(db, source)
-    try:
-        view = compile_comms(src, window)
-    finally:
-        src.close()
+    window = resolve(
+        tz=zone,
+        now_ms=now_ms(),
+        day=local_day(date, zone) if date or not since else None,
+        since=since or None,
+        until=until or None,
+        names=COMMS_WINDOW,
+    )
+    with open_cli_store(db, source) as store:
+        view = store.comms(window)
     if fmt == "json":
         from ..emit.json_out import to_json
 

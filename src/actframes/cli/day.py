@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from ..emit.ledger_table import ledger_table
-from ..errors import UsageError
 from .common import (
     HELP,
     check_budget,
@@ -19,9 +18,8 @@ from .common import (
     min_minutes_option,
     now_ms,
     one_shot,
-    open_db,
+    open_cli_store,
     run_day,
-    since_window,
     store_options,
     write_out,
 )
@@ -49,6 +47,10 @@ def day(
     run_day(date, db, tz, source, fmt, min_minutes, budget, no_cache)
 
 
+# How ``context`` spells the window's parameters in its usage errors (window.resolve).
+CONTEXT_WINDOW = {"hours": "--hours", "since": "--since", "until": "--until"}
+
+
 @click.command(context_settings=HELP)
 @click.option("--hours", type=float, help="The last N hours (default 2).")
 @click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
@@ -70,21 +72,21 @@ def context(
 ) -> None:
     """Print the context block for a window of time (for a prompt)."""
     one_shot()
-    from ..api import compile_window
     from ..emit.context import to_context
-    from ..window import hours_window
+    from ..window import resolve
 
     zone = tz or machine_zone()
-    if hours is not None and (since or until):
-        raise UsageError("give --hours or --since/--until, not both")
-    window = since_window(since, until, zone) or hours_window(
-        hours if hours is not None else 2.0, now_ms(), zone
+    window = resolve(
+        tz=zone,
+        now_ms=now_ms(),
+        hours=hours,
+        since=since or None,
+        until=until or None,
+        default_hours=2.0,
+        names=CONTEXT_WINDOW,
     )
-    src = open_db(db, source)
-    try:
-        doc = compile_window(src, window, compile_options(min_minutes))
-    finally:
-        src.close()
+    with open_cli_store(db, source) as store:
+        doc = store.compile(window, compile_options(min_minutes))
     write_out(to_context(doc, check_budget(budget)))
 
 
