@@ -4,6 +4,7 @@ and its one-line refusals, as the CLI and the MCP server both use it."""
 from __future__ import annotations
 
 from calendar import timegm
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -112,3 +113,36 @@ def test_resolve_refuses_in_one_line(
     # a usage error: exit status 2, one line
     assert isinstance(info.value, UsageError) and info.value.exit_code == 2
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "message"),
+    [
+        (
+            "context",
+            ["--since", "2026-01-01", "--until", "2026-03-01"],
+            f"a window may span at most {MAX_SPAN_DAYS} days",
+        ),
+        ("context", ["--hours", "745"], f"--hours must be above 0 and at most {MAX_HOURS}"),
+        ("context", ["--hours", "1", "--since", "2026-03-09"], "give --hours or --since/--until"),
+        (
+            "comms",
+            ["--since", "2026-01-01", "--until", "2026-03-01"],
+            f"a window may span at most {MAX_SPAN_DAYS} days",
+        ),
+        ("comms", ["2026-03-09", "--since", "2026-03-09"], "give DATE or --since/--until"),
+    ],
+)
+def test_the_cli_refuses_with_the_same_limits(
+    tmp_path: Path, command: str, args: list[str], message: str
+) -> None:
+    """The CLI's windows go through ``resolve``: the same limits as the MCP server, a
+    one-line usage error and exit status 2, before the store is read."""
+    from actframes.simulate import write_native
+
+    from .builders import run_cli
+
+    store = write_native(tmp_path / "s.db", [])
+    out = run_cli(command, *args, "--db", str(store), "--tz", "UTC")
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and message in out.stderr and out.stdout == ""
