@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from .api import compile_day
+from .api import open_store
 from .demo_constants import DEMO_DAY as DEMO_DAY  # (re-exported: the bench and tests use it)
 from .demo_constants import DEMO_TZ as DEMO_TZ
 from .emit.context import to_context
@@ -23,7 +23,7 @@ from .emit.html import to_html
 from .emit.json_out import to_json
 from .emit.markdown import to_markdown
 from .emit.yaml_out import to_yaml
-from .sources import open_source
+from .window import day_window
 
 
 def build_demo_store(path: Path, *, seed: int = 7) -> None:
@@ -64,11 +64,8 @@ def _run_one_day(out: Path, *, seed: int, budget: int) -> str:
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.db"
     build_demo_store(db, seed=seed)
-    src = open_source(db)
-    try:
-        doc = compile_day(src, DEMO_DAY, DEMO_TZ)
-    finally:
-        src.close()
+    with open_store(db, disk_cache=False) as store:
+        doc = store.compile(day_window(DEMO_DAY, DEMO_TZ))
     block = to_context(doc, budget)
     files = {
         "day.json": to_json(doc),
@@ -109,8 +106,8 @@ def demo_span(days: int, today: str) -> tuple[str, str]:
 def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: str) -> str:
     from .progress import Steps
     from .routines.mine import Rules
-    from .routines.service import mine_store, window_of
     from .routines.service import to_markdown as routines_markdown
+    from .routines.service import window_of
     from .simulate.workflows import simulate_workflows, write_workflows
 
     first, last = demo_span(days, today)
@@ -122,15 +119,12 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
         progress.next("write the store")
         _remove_store(db)
         write_workflows(db, history)
-        progress.next("compile yesterday")
-        src = open_source(db)
-        try:
-            doc = compile_day(src, last, tz)
-        finally:
-            src.close()
-        progress.next("mine routines")
-        start, end = window_of(tz, days, last)
-        found = mine_store(db, None, tz, start, end, Rules()).routines
+        with open_store(db, disk_cache=False) as opened:
+            progress.next("compile yesterday")
+            doc = opened.compile(day_window(last, tz))
+            progress.next("mine routines")
+            start, end = window_of(tz, days, last)
+            found = opened.routines(tz, start, end, Rules()).routines
     block = to_context(doc, budget)
     files = {
         "day.json": to_json(doc),

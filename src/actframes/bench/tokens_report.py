@@ -28,8 +28,7 @@ from ..emit.json_out import to_json
 from ..emit.markdown import to_markdown
 from ..emit.tokens import ENCODING, VOCAB_SHA256, count_tokens
 from ..errors import ActframesError
-from ..model import Capture, Snapshot
-from ..sources.base import Source
+from ..model import Snapshot
 from ..window import Window, day_window
 
 REPS = ("raw", "json", "yaml", "md", "context")
@@ -56,16 +55,11 @@ def render_day(
     budget: int = DEFAULT_BUDGET,
     source: str | None = None,
 ) -> DayText:
-    from ..api import compile_window
-    from ..sources import open_source
+    from ..api import open_store
 
     window = day_window(day, tz)
-    src = open_source(path, source)
-    try:
-        cap = src.read(window.start_ms, window.end_ms)
-        doc = compile_window(_Replay(src.kind, src.path, cap), window)
-    finally:
-        src.close()
+    with open_store(path, source, disk_cache=False) as store:
+        cap, doc = store.read_and_compile(window)
     interval = cap.interval or any(s.dur_ms is not None for s in cap.snapshots)
     rows = day_rows(cap.snapshots, window)
     texts = {"raw": raw_text(rows, tz, interval), "json": to_json(doc)}
@@ -78,19 +72,6 @@ def render_day(
     texts["md"] = to_markdown(doc)
     texts["context"] = to_context(doc, budget)
     return DayText(day, tz, doc["source"]["kind"], doc, texts, len(rows), interval)
-
-
-class _Replay(Source):
-    """A source that hands back a capture already read (so rows are read once)."""
-
-    def __init__(self, kind: str, path: Path, cap: Capture) -> None:
-        self.kind, self.path, self._cap = kind, path, cap
-
-    def read(self, start_ms: int, end_ms: int) -> Capture:
-        return self._cap
-
-    def close(self) -> None:
-        pass
 
 
 def day_rows(snapshots: Iterable[Snapshot], window: Window) -> list[Snapshot]:
