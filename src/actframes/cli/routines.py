@@ -105,7 +105,8 @@ def routines(
 ) -> None:
     """Recurring routines across days, each with its slots, guarded plan, minimal
     script and evidence (JSON: one routine per line)."""
-    from ..routines.service import mine_store, to_markdown, window_of
+    from ..api import open_store
+    from ..routines.service import to_markdown, window_of
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
@@ -121,8 +122,11 @@ def routines(
     from ..progress import Steps
 
     # A bar only for long windows; a week is read and mined in a blink.
-    with Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress:
-        found = mine_store(path, source, zone, start, end, rules, include_text, stage=progress.next)
+    with (
+        Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress,
+        open_store(path, source, disk_cache=False) as store,
+    ):
+        found = store.routines(zone, start, end, rules, include_text, stage=progress.next)
     if not found.steps:
         click.echo(
             "actframes: no action steps in that window (the store has no clicks or typing"

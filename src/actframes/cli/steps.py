@@ -65,22 +65,23 @@ def steps(
 
     Name the frame by its id (F1234), or find it with --find "words".
     """
+    from ..api import open_store
     from ..steps.build import to_markdown
-    from ..steps.service import find_in_day, steps_of_frame
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
     if (frame_id is None) == (query is None):
         raise UsageError("give a FRAME_ID or --find WORDS (one of them)")
     matches: list[dict[str, Any]] | None = None
-    if query is not None:
-        date = local_day(date, zone)
-        matches = find_in_day(path, source, zone, query, date)
-        if not matches:
-            raise UsageError(f"no frame on {date} ({zone}) matches {query!r}")
-        frame_id = matches[0]["id"]
-    assert frame_id is not None
-    day, rendered = steps_of_frame(path, source, zone, frame_id, date, include_text, layout)
+    with open_store(path, source, disk_cache=False) as store:
+        if query is not None:
+            date = local_day(date, zone)
+            matches = store.find(zone, query, date)
+            if not matches:
+                raise UsageError(f"no frame on {date} ({zone}) matches {query!r}")
+            frame_id = matches[0]["id"]
+        assert frame_id is not None
+        day, rendered = store.steps(zone, frame_id, date, include_text, layout)
     if matches is None:
         write_out(_json_lines(rendered) if fmt == "json" else to_markdown(frame_id, rendered))
     elif fmt == "json":
@@ -123,12 +124,13 @@ def patterns(
     fmt: str,
 ) -> None:
     """Measured patterns over the last N days, each with its evidence."""
-    from ..steps.service import patterns_over
+    from ..api import open_store
 
     zone = tz or machine_zone()
     last = local_day(until, zone)
     path = (db or default_db()).expanduser()
-    first, out = patterns_over(path, source, zone, days, last, include_text, layout)
+    with open_store(path, source, disk_cache=False) as store:
+        first, out = store.patterns(zone, days, last, include_text, layout)
     if fmt == "json":
         write_out(_json_lines(out))
         return
