@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .resident import ResidentCache
     from .routines.mine import Rules
     from .routines.service import Mining
+    from .verify import Report
 
 # Emitters load on first use, so a command that prints JSON never imports the rest.
 _EMITTERS = {
@@ -167,6 +168,13 @@ class Store:
         """The communications view of a window (``compile/comms.py``), read afresh."""
         with self._reading() as src:
             return compile_comms(src, window, options)
+
+    def verify(self, doc: Doc) -> Report:
+        """``doc`` audited against the store's rows now (``verify.py``, SPEC §3a)."""
+        from .verify import verify
+
+        with self._reading() as src:
+            return verify(doc, src)
 
     def steps(
         self,
