@@ -170,18 +170,6 @@ def min_minutes_option(f: F) -> F:
     return click_options([MIN_MINUTES])(f)
 
 
-def open_db(db: Path | None, source: str | None) -> Any:
-    from ..sources import open_source
-
-    path = db or default_db()
-    if db is None and not path.expanduser().exists():
-        raise SourceError(
-            f"{path}: no such file (no store here yet: `actframes demo` writes one, "
-            "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
-        )
-    return open_source(path, source)
-
-
 def open_cli_store(db: Path | None, source: str | None, disk_cache: bool = True) -> Store:
     """The store a command reads (``api.open_store``), or a one-line error when none was
     named and the default one does not exist yet."""

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..errors import UsageError
-from .common import HELP, load_document, open_db, store_options, write_out
+from .common import HELP, load_document, open_cli_store, store_options, write_out
 
 
 @click.command(context_settings=HELP)
@@ -32,16 +32,11 @@ def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, 
     source shows only its first differences; --format json lists all). Exit 0 only when
     everything matches and the store holds the same rows as when the document was made.
     """
-    from ..verify import verify as run_verify
-
     doc = load_document(doc_path)
     if tz is not None and tz != doc.get("window", {}).get("tz"):
         raise UsageError("--tz must match the document's own zone (or be left out)")
-    src = open_db(db, source)
-    try:
-        report = run_verify(doc, src)
-    finally:
-        src.close()
+    with open_cli_store(db, source, disk_cache=False) as store:
+        report = store.verify(doc)
     if fmt == "json":
         write_out(
             json.dumps(
