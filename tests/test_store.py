@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from actframes.api import Store, open_store
 from actframes.compile.pipeline import Options, compile_capture
@@ -215,3 +217,46 @@ def test_a_missing_store_is_one_line_at_the_first_question(tmp_path: Path) -> No
         store.compile(day_window(DAY, TZ))
     assert "nothing.db" in str(info.value) and "\n" not in str(info.value)
     store.close()
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    windows=st.lists(
+        st.tuples(
+            st.booleans(), st.integers(-3_600, 1_200), st.integers(1, 7_200), st.integers(0, 5)
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_any_sequence_of_windows_gives_fresh_bytes(
+    tmp_path_factory: pytest.TempPathFactory, windows: list[tuple[bool, int, int, int]]
+) -> None:
+    """Whatever windows (whole days or spans) and options are asked, in whatever order
+    and repetition, a resident store and a one-shot store answer with the bytes of a
+    fresh compile."""
+    path = _store(tmp_path_factory.mktemp("prop"), "screenpipe", 40)
+    asked = [
+        (
+            day_window(DAY, TZ)
+            if whole
+            else resolve(
+                since=_at(T0 + off * 1000), until=_at(T0 + (off + length) * 1000), tz=TZ, now_ms=0
+            ),
+            Options(min_active_s=m * 30),
+        )
+        for whole, off, length, m in windows
+    ]
+    with open_store(path, resident=True) as resident, open_store(path) as one_shot:
+        for window, opts in asked + asked:
+            fresh = _fresh(path, window, opts)
+            assert to_json(resident.compile(window, opts)) == fresh
+            assert to_json(one_shot.compile(window, opts)) == fresh
+
+
+def _at(ms: int) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ms // 1000, UTC).isoformat()

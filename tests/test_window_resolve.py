@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from actframes.errors import UsageError
 from actframes.window import (
@@ -146,3 +148,34 @@ def test_the_cli_refuses_with_the_same_limits(
     out = run_cli(command, *args, "--db", str(store), "--tz", "UTC")
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and message in out.stderr and out.stdout == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start_s=st.integers(utc(2000, 1, 1) // 1000, utc(2040, 1, 1) // 1000),
+    length_s=st.integers(1, (MAX_SPAN_DAYS + 2) * 86_400),
+    zone=st.sampled_from(["UTC", TZ, "America/St_Johns", "Asia/Kathmandu"]),
+)
+def test_a_span_is_kept_exactly_up_to_the_limit(start_s: int, length_s: int, zone: str) -> None:
+    """Any pair of instants given with offsets: the window is exactly that span when it
+    lasts at most MAX_SPAN_DAYS days, and refused in one line otherwise, in any zone."""
+    start, end = start_s * 1000, (start_s + length_s) * 1000
+    since, until = _iso(start), _iso(end)
+    if end - start <= MAX_SPAN_DAYS * DAY_MS:
+        assert resolve(tz=zone, now_ms=NOW, since=since, until=until) == Window(start, end, zone)
+    else:
+        with pytest.raises(WindowError, match=f"^a window may span at most {MAX_SPAN_DAYS} days$"):
+            resolve(tz=zone, now_ms=NOW, since=since, until=until)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hours=st.floats(0.001, MAX_HOURS), now=st.integers(utc(2000, 1, 1), utc(2040, 1, 1)))
+def test_hours_end_now_and_last_as_long_as_asked(hours: float, now: int) -> None:
+    got = resolve(tz=TZ, now_ms=now, hours=hours)
+    assert got.end_ms == now and got.start_ms == now - int(hours * HOUR) and got.day is None
+
+
+def _iso(ms: int) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")
