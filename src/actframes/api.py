@@ -89,8 +89,9 @@ class Store:
     ``disk_cache`` is off; with ``resident`` they are kept in memory too and served while
     the store shows no change for the window (``resident.py``: for a server, a notebook,
     anything that asks more than once). The store's file is opened on first use and
-    closed by ``close()`` or the end of a ``with`` block; a resident store's reads run in
-    its cache's own thread, so it may be asked from any thread.
+    closed by ``close()`` or the end of a ``with`` block. A one-shot store belongs to the
+    thread that asks it (SQLite objects stay in their thread); a resident store's reads
+    run in its cache's own thread, so it may be asked from any thread.
     """
 
     def __init__(

@@ -29,10 +29,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..api import open_store
 from ..routines.mine import Corpus, Rules, mine
 from ..routines.overhead import CostModel, cost, sensitivity, summary
 from ..routines.recurrence import in_sample, out_of_sample, pct, split_days
-from ..routines.service import ALL_END_MS, ALL_START_MS, mine_store
+from ..routines.service import ALL_END_MS, ALL_START_MS
 
 # Where each labelled task of the published logs comes from (their SOURCE notes).
 TASK_ORIGIN: dict[str, str] = {
@@ -81,7 +82,8 @@ def measure(
     counter: Callable[[str], int],
     holdout_days: int | None = None,
 ) -> dict[str, Any]:
-    found = mine_store(t.path, None, t.zone, ALL_START_MS, ALL_END_MS, t.rules)
+    with open_store(t.path, disk_cache=False) as store:
+        found = store.routines(t.zone, ALL_START_MS, ALL_END_MS, t.rules)
     screen = next(iter(found.screens.values()), None)
     m = model._replace(screen_w=screen[0], screen_h=screen[1]) if screen else model
     costs = [cost(r, m, counter) for r in found.routines]
