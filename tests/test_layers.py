@@ -26,7 +26,7 @@ rank  layer        modules
 4     steps        steps (actions, steps and patterns inside frames)
 5     routines     routines (step sequences mined across days, plans, replay)
 6     emit         emit (pure renderers of the document)
-7     service      api, cache, resident, store_watch, verify, tier2, demo,
+7     service      api, cache, resident, store_watch, tail, verify, tier2, demo,
                    simulate, bench, team, capture (the recorder writes stores;
                    readers must not need it)
 8     edge         cli (the command-line package), mcp (the MCP server package)
@@ -76,6 +76,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.cache",
             "actframes.resident",
             "actframes.store_watch",
+            "actframes.tail",
             "actframes.verify",
             "actframes.tier2",
             "actframes.demo",

@@ -156,7 +156,7 @@ def test_an_unchanged_store_is_served_without_reading(tmp_path: Path) -> None:
     try:
         first = cache.document(WINDOWS[0])
         assert cache.document(WINDOWS[0]) is first
-        assert cache.stats == {"served": 1, "fingerprint": 0, "digest": 0, "compiled": 1}
+        assert cache.stats == {"served": 1, "fingerprint": 0, "digest": 0, "tail": 0, "compiled": 1}
         # A write days later: the window's rows are read and digested, not compiled.
         _Writer(path, "screenpipe").do("append_late", 0, 10, 0)
         assert cache.document(WINDOWS[0]) is first

@@ -7,9 +7,11 @@ call is answered, cheapest first:
 1. the store's token is the one the entry saw: nothing was committed since — served as is;
 2. the store keeps change counters (native) and the window's fingerprint is unchanged —
    served, the new token noted;
-3. the window's rows are read and digested (``source.digest`` of the document): the same
+3. the store grew only after the entry's cut (``tail.py``: the store's ``settled_mark``,
+   native stores) — only the tail is read, spliced onto the kept rows, and compiled;
+4. the window's rows are read and digested (``source.digest`` of the document): the same
    digest — served, nothing compiled;
-4. otherwise compiled, and kept when the window is a whole day (the least recently used
+5. otherwise compiled, and kept when the window is a whole day (the least recently used
    of ``max_entries`` goes; "the last N hours" is another window at every call).
 
 Every answer is therefore the bytes a fresh compile of the store gives (a property test
@@ -35,19 +37,23 @@ from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
 from .sources import Source, open_source
 from .store_watch import StoreWatch
+from .tail import Tail, after_full_read, read_spliced
 from .window import Window
 
 MAX_ENTRIES = 40  # whole days kept (other windows move with the clock: never kept)
 
 
 class _Entry:
-    __slots__ = ("doc", "fingerprint", "renders", "token")
+    __slots__ = ("doc", "fingerprint", "renders", "tail", "token")
 
-    def __init__(self, token: Hashable, fingerprint: str | None, doc: Doc) -> None:
+    def __init__(
+        self, token: Hashable, fingerprint: str | None, doc: Doc, tail: Tail | None = None
+    ) -> None:
         self.token = token
         self.fingerprint = fingerprint
         self.doc = doc
         self.renders: dict[Hashable, Any] = {}
+        self.tail = tail  # what a tail read continues from (the latest entry only)
 
 
 class ResidentCache:
@@ -66,7 +72,7 @@ class ResidentCache:
         self._source_token: Hashable = None
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="actframes-store")
-        self.stats = {"served": 0, "fingerprint": 0, "digest": 0, "compiled": 0}
+        self.stats = {"served": 0, "fingerprint": 0, "digest": 0, "tail": 0, "compiled": 0}
 
     def document(self, window: Window, options: Options | None = None) -> Doc:
         """The window's document, from memory when the store has not changed for it."""
@@ -123,24 +129,36 @@ class ResidentCache:
             self._entries.move_to_end(key)
             self.stats["fingerprint"] += 1
             return entry
+        if entry is not None and entry.tail is not None:
+            # Rows only appended after the entry's cut: read the tail, splice, compile.
+            got = read_spliced(source, window, entry.tail)
+            if got is not None:
+                cap, tail = got
+                doc = compile_capture(cap, window, options)
+                self.stats["tail"] += 1
+                return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
         if entry is None and self.disk is not None and window.day is not None:
             doc, _ = compile_window_cached(source, window, options, self.disk)
             self.stats["compiled"] += 1
             return self._keep(key, _Entry(token, fingerprint, doc), window)
         cap = source.read(window.start_ms, window.end_ms)
+        kept = after_full_read(source, window, cap, lambda: self.watch.token(source) == token)
         digest = capture_digest(cap)
         if entry is not None and entry.doc["source"]["digest"] == digest:
-            entry.token, entry.fingerprint = token, fingerprint
+            entry.token, entry.fingerprint, entry.tail = token, fingerprint, kept
             self._entries.move_to_end(key)
             self.stats["digest"] += 1
             return entry
         doc = compile_capture(cap, window, options, digest=digest)
         self.stats["compiled"] += 1
-        return self._keep(key, _Entry(token, fingerprint, doc), window)
+        return self._keep(key, _Entry(token, fingerprint, doc, kept), window)
 
     def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:
         if window.day is None:  # not a whole day: another window at the next call
             return entry
+        if entry.tail is not None:  # one capture kept in memory: the latest compiled
+            for other in self._entries.values():
+                other.tail = None
         self._entries[key] = entry
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:

@@ -1,0 +1,62 @@
+"""A window's capture made from the capture read before and a read of its tail only.
+
+When a store's rows before an instant (the *cut*) are as they were (``settled_mark``),
+what a read of the whole window gives now is the earlier capture's rows before the cut
+and a fresh read's rows from the cut on. ``splice`` builds that, or says None where it
+cannot be sure it is the same (then the whole window is read): rows the reader rejected,
+events it delivered one by one, an event column the earlier read lacked, or flags and
+notes that differ between the two reads.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from ..model import Capture, EventColumn
+
+
+def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
+    """``before`` (a read of the window, its rows before ``cut_ms`` unchanged since) and
+    ``tail`` (a read from ``cut_ms``) as one read of the window; None when unsure."""
+    if (
+        before.rejected
+        or tail.rejected
+        or before.events
+        or tail.events
+        or (before.kind, before.has_input, before.has_afk, before.has_urls, before.interval)
+        != (tail.kind, tail.has_input, tail.has_afk, tail.has_urls, tail.interval)
+        or sorted(set(before.notes)) != sorted(set(tail.notes))
+    ):
+        return None
+    snaps = [s for s in before.snapshots if s.ts_ms < cut_ms]
+    snaps += [s for s in tail.snapshots if s.ts_ms >= cut_ms]
+    later = {(c.kind, c.app, c.device): c for c in tail.event_columns}
+    columns: list[EventColumn] = []
+    for col in before.event_columns:
+        key = (col.kind, col.app, col.device)
+        k = bisect_left(col.ts, cut_ms)
+        ts, ids = col.ts[:k], col.ids[:k]
+        counts = None if col.counts is None else col.counts[:k]
+        more = later.pop(key, None)
+        if more is not None:
+            j = bisect_left(more.ts, cut_ms)
+            ts, ids = ts + more.ts[j:], ids + more.ids[j:]
+            if counts is not None or more.counts is not None:
+                counts = (counts or [1] * k) + (more.counts or [1] * len(more.ts))[j:]
+        if counts is not None and counts.count(1) == len(counts):
+            counts = None  # the reader lists counts only when some event counts more
+        if ts:
+            columns.append(EventColumn(col.kind, col.app, col.device, ts, ids, counts))
+    if any(c.ts and c.ts[-1] >= cut_ms for c in later.values()):
+        return None  # a column the earlier read lacked: where it goes is the reader's
+    return Capture(
+        kind=before.kind,
+        snapshots=snaps,
+        afk=list(before.afk),
+        has_input=before.has_input,
+        has_afk=before.has_afk,
+        has_urls=before.has_urls,
+        interval=before.interval,
+        event_columns=columns,
+        notes=list(before.notes),
+    )

@@ -1,0 +1,180 @@
+"""Incremental today: a store that only grew at its end is read from the cut on, and the
+document is the bytes a fresh compile of the whole window gives; anything else (rows
+before the cut inserted, edited or deleted) is read whole."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actframes.api import compile_window
+from actframes.emit.json_out import to_json
+from actframes.model import Capture, EventColumn, InputEvent, Snapshot
+from actframes.resident import ResidentCache
+from actframes.simulate import SimDay, write_native
+from actframes.sources import open_source
+from actframes.sources.splice import splice
+from actframes.tail import CUT_SLACK_MS
+from actframes.window import day_window
+
+DAY, TZ = "2026-03-10", "UTC"
+T0 = 1_773_133_200_000  # 2026-03-10T09:00:00Z
+APPS = ["Code", "Slack", "Google Chrome", "Terminal"]
+WINDOW = day_window(DAY, TZ)
+
+
+def _day(n: int) -> SimDay:
+    """Keys and clicks in every app already (a new event column is read whole)."""
+    snaps = [Snapshot(i + 1, T0 + i * 7_000, APPS[i % 3], f"t{i % 4}") for i in range(n)]
+    events = [
+        InputEvent(k + 1, T0 + 500 + k * 3_000, ("key", "click")[k % 2], APPS[(k // 2) % 4])
+        for k in range(n)
+    ]
+    return SimDay(DAY, TZ, ("",), snaps, events, [])
+
+
+def _fresh(path: Path) -> str:
+    src = open_source(path)
+    try:
+        return to_json(compile_window(src, WINDOW))
+    finally:
+        src.close()
+
+
+# A recorder's step: what, how far after the newest row (s), app. "late" rows are stamped
+# before any cut the cache may hold (the cut trails the newest row by the slack and by at
+# most one step of up to 400 s).
+LATE_MS = CUT_SLACK_MS + 401_000
+APPENDS = ["snapshot", "same_key", "event", "click", "away"]
+CHANGES = ["late_snapshot", "late_event", "edit", "delete"]
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(APPENDS * 3 + CHANGES),
+        st.integers(0, 400),
+        st.integers(0, 3),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+class _Recorder:
+    """Writes the native store as the recorder does: plain SQL, each step committed."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path)
+
+    def newest(self) -> int:
+        return int(self.conn.execute("SELECT max(ts_ms) FROM snapshots").fetchone()[0])
+
+    def do(self, what: str, secs: int, app: int) -> None:
+        last = self.newest()
+        at = last + secs * 1_000
+        with self.conn:
+            if what in ("snapshot", "same_key"):
+                name = APPS[app] if what == "snapshot" else self._last_app()
+                self.conn.execute(
+                    "INSERT INTO snapshots (ts_ms, device, app, title) VALUES (?, '', ?, ?)",
+                    (at, name, f"added {secs}"),
+                )
+            elif what in ("event", "click"):
+                kind = "key" if what == "event" else "click"
+                self.conn.execute(
+                    "INSERT INTO input_events (ts_ms, kind, count, app) VALUES (?, ?, ?, ?)",
+                    (last + secs * 10, kind, 1 + secs % 3, APPS[app]),
+                )
+            elif what == "away":
+                self.conn.execute(
+                    "INSERT INTO afk (start_ms, end_ms) VALUES (?, ?)", (at, at + 60_000)
+                )
+            elif what == "late_snapshot":  # written after the cut was taken, stamped before
+                self.conn.execute(
+                    "INSERT INTO snapshots (ts_ms, device, app, title) VALUES (?, '', ?, 'late')",
+                    (last - LATE_MS - secs * 1_000, APPS[app]),
+                )
+            elif what == "late_event":
+                self.conn.execute(
+                    "INSERT INTO input_events (ts_ms, kind, count, app) VALUES (?, 'key', 1, ?)",
+                    (last - LATE_MS - secs * 10, APPS[app]),
+                )
+            elif what == "edit":
+                self.conn.execute(
+                    "UPDATE snapshots SET app = ? WHERE id = (SELECT min(id) + ? FROM snapshots)",
+                    (APPS[app] + "!", secs % 20),
+                )
+            else:
+                self.conn.execute(
+                    "DELETE FROM snapshots WHERE id = (SELECT min(id) + ? FROM snapshots)",
+                    (secs % 20,),
+                )
+
+    def _last_app(self) -> str:
+        row = self.conn.execute("SELECT app FROM snapshots ORDER BY ts_ms DESC, id DESC LIMIT 1")
+        return str(row.fetchone()[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps)
+def test_tail_reads_give_the_bytes_of_a_fresh_compile(ops: list[tuple[str, int, int]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_native(Path(tmp) / "store.db", _day(60))
+        cache = ResidentCache(path)
+        rec = _Recorder(path)
+        try:
+            assert to_json(cache.document(WINDOW)) == _fresh(path)
+            for what, secs, app in ops:
+                before = dict(cache.stats)
+                rec.do(what, secs, app)
+                assert to_json(cache.document(WINDOW)) == _fresh(path)
+                if what in CHANGES:  # the rows before the cut changed: read whole
+                    assert cache.stats["tail"] == before["tail"]
+                elif what != "away":  # (a new away span changes the window's mark)
+                    assert cache.stats["tail"] == before["tail"] + 1, what
+        finally:
+            rec.conn.close()
+            cache.close()
+
+
+def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> None:
+    path = write_native(tmp_path / "store.db", _day(60))
+    cache = ResidentCache(path)
+    rec = _Recorder(path)
+    try:
+        cache.document(WINDOW)
+        for i in range(30):
+            rec.do("snapshot" if i % 7 else "event", 1 + (i * 37) % 30, i % 4)
+            assert to_json(cache.document(WINDOW)) == _fresh(path)
+        assert cache.stats["tail"] == 30 and cache.stats["compiled"] == 1
+    finally:
+        rec.conn.close()
+        cache.close()
+
+
+def _snap(rid: int, ts: int) -> Snapshot:
+    return Snapshot(rid, ts, "Code", "t")
+
+
+def test_splice_keeps_rows_before_the_cut_and_takes_the_tail_from_it() -> None:
+    col = EventColumn("key", "Code", None, [10, 20, 30], [1, 2, 3], [1, 2, 1])
+    before = Capture("native", [_snap(1, 10), _snap(2, 20)], event_columns=[col])
+    later = EventColumn("key", "Code", None, [20, 30, 40], [2, 3, 4])
+    tail = Capture("native", [_snap(2, 20), _snap(3, 25)], event_columns=[later])
+    got = splice(before, tail, 20)
+    assert got is not None
+    assert [s.row_id for s in got.snapshots] == [1, 2, 3]
+    (merged,) = got.event_columns
+    assert (merged.ts, merged.ids, merged.counts) == ([10, 20, 30, 40], [1, 2, 3, 4], None)
+
+
+def test_splice_declines_what_only_a_whole_read_can_order() -> None:
+    before = Capture("native", [_snap(1, 10)], has_input=True)
+    click = EventColumn("click", "Code", None, [30], [9])
+    new_column = Capture("native", [_snap(2, 30)], has_input=True, event_columns=[click])
+    assert splice(before, new_column, 20) is None
+    assert splice(before, new_column, 40) is not None  # the new column's events: before
+    assert splice(before, Capture("native", has_input=False), 20) is None
+    assert splice(before, Capture("native", has_input=True, notes=["estimated"]), 20) is None
