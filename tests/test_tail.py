@@ -18,7 +18,7 @@ from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, write_native
 from actframes.sources import open_source
 from actframes.sources.splice import splice
-from actframes.tail import CUT_SLACK_MS
+from actframes.tail import CUT_SLACK_MS, CUT_STEP_MS
 from actframes.window import day_window
 
 DAY, TZ = "2026-03-10", "UTC"
@@ -46,9 +46,9 @@ def _fresh(path: Path) -> str:
 
 
 # A recorder's step: what, how far after the newest row (s), app. "late" rows are stamped
-# before any cut the cache may hold (the cut trails the newest row by the slack and by at
-# most one step of up to 400 s).
-LATE_MS = CUT_SLACK_MS + 401_000
+# before any cut the cache may hold (the cut trails the newest row by the slack, the cut's
+# step and at most one writer's step of up to 400 s).
+LATE_MS = CUT_SLACK_MS + CUT_STEP_MS + 401_000
 APPENDS = ["snapshot", "same_key", "event", "click", "away"]
 CHANGES = ["late_snapshot", "late_event", "edit", "delete"]
 steps = st.lists(

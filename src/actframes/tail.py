@@ -24,6 +24,9 @@ from .window import Window
 # Rows are taken as settled only this long before the newest snapshot: a recorder writes
 # input counts in batches, stamped a little before the rows it writes next.
 CUT_SLACK_MS = 60_000
+# The cut moves on only once it trails by this much: a call then takes one mark, not two
+# (the tail read grows by at most these minutes of rows, which cost far less).
+CUT_STEP_MS = 600_000
 
 
 class Tail(Record):
@@ -77,6 +80,8 @@ def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, T
     nxt = cut_of(tail.cap, window)
     if nxt is None or nxt < tail.cut_ms:
         return None
+    if nxt - tail.cut_ms < CUT_STEP_MS:
+        nxt = tail.cut_ms
     # Both marks before the read: an edit after them shows at the next call.
     if _mark(source, window, tail.cut_ms) != tail.mark:
         return None
