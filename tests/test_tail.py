@@ -168,6 +168,10 @@ def test_splice_keeps_rows_before_the_cut_and_takes_the_tail_from_it() -> None:
     assert [s.row_id for s in got.snapshots] == [1, 2, 3]
     (merged,) = got.event_columns
     assert (merged.ts, merged.ids, merged.counts) == ([10, 20, 30, 40], [1, 2, 3, 4], None)
+    assert merged.text == ("1,2,3,4", "10,20,30,40")  # the digest's joined text
+    col.text = ("1,2,3", "10,20,30")  # the earlier text is cut at the cut, not made again
+    again = splice(before, tail, 25)
+    assert again is not None and again.event_columns[0].text == ("1,2,3,4", "10,20,30,40")
 
 
 def test_splice_declines_what_only_a_whole_read_can_order() -> None:

@@ -46,7 +46,8 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         if counts is not None and counts.count(1) == len(counts):
             counts = None  # the reader lists counts only when some event counts more
         if ts:
-            columns.append(EventColumn(col.kind, col.app, col.device, ts, ids, counts))
+            text = _text(col, k, ids, ts)
+            columns.append(EventColumn(col.kind, col.app, col.device, ts, ids, counts, text))
     if any(c.ts and c.ts[-1] >= cut_ms for c in later.values()):
         return None  # a column the earlier read lacked: where it goes is the reader's
     return Capture(
@@ -60,3 +61,21 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         event_columns=columns,
         notes=list(before.notes),
     )
+
+
+def _text(col: EventColumn, k: int, ids: list[int], ts: list[int]) -> tuple[str, str]:
+    """The spliced column's comma-joined ids and instants (``EventColumn.text``, which the
+    digest would otherwise make from a whole day's events at every call): the earlier
+    column's text up to its k-th comma, when it has one, and the few entries from the
+    cut on."""
+    if col.text is None or k == 0:
+        return ",".join(map(str, ids)), ",".join(map(str, ts))
+    after = len(col.ts) - k  # the earlier column's entries from the cut on: few
+    out = []
+    for whole, values in zip(col.text, (ids, ts), strict=True):
+        end = len(whole)
+        for _ in range(after):
+            end = whole.rfind(",", 0, end)
+        rest = ",".join(map(str, values[k:]))
+        out.append(whole[:end] + ("," if rest else "") + rest)
+    return out[0], out[1]
