@@ -75,34 +75,29 @@ class NativeSource(Source):
 
     def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> str | None:
         """What identifies, without reading them, the rows a read of [start_ms, end_ms)
-        holds before ``cut_ms``: equal marks mean rows were only inserted since, none of
-        them before the cut. The change counters' triggers add one per insert or delete
-        and two per update, so over the read's days (counters minus rows) grows with any
-        update or delete and never with an insert; the count, highest id and time sum of
-        the rows before the cut catch an insert there. Away spans and the recorder's
-        session rows count whole. None for stores older than schema 3 (no counters)."""
+        holds before ``cut_ms``: equal marks mean that since, rows were only inserted,
+        none before the cut. The change counters' triggers add one per insert or delete
+        and two per update (the old and the new row's day), so over the read's days the
+        counters less the rows from the cut on stay equal under inserts from the cut on
+        and grow with anything else; only that short range is counted. Away spans and the
+        recorder's session rows count whole. None for stores older than schema 3."""
         if "change_days" not in tables(self._conn):
             return None
         lo_day = (start_ms - READ_MARGIN_MS) // DAY_MS
         hi_day = (end_ms + READ_MARGIN_MS) // DAY_MS
-        days = (lo_day * DAY_MS, (hi_day + 1) * DAY_MS)
-        lo = start_ms - READ_MARGIN_MS
+        after = (cut_ms, (hi_day + 1) * DAY_MS)
         try:
-            versions = fetch(
+            (versions,) = fetch(
                 self._conn,
                 "SELECT total(version) FROM change_days WHERE day BETWEEN ? AND ?",
                 (lo_day, hi_day),
-            )
-            marks = [
-                fetch(
-                    self._conn,
-                    f"SELECT (SELECT count(*) FROM {t} WHERE ts_ms >= ? AND ts_ms < ?),"
-                    " count(*), max(id), total(ts_ms)"
-                    f" FROM {t} WHERE ts_ms >= ? AND ts_ms < ?",
-                    (*days, lo, cut_ms),
-                )
-                for t in ("snapshots", "input_events")
-            ]
+            )[0]
+            (later,) = fetch(
+                self._conn,
+                "SELECT (SELECT count(*) FROM snapshots WHERE ts_ms >= ? AND ts_ms < ?)"
+                " + (SELECT count(*) FROM input_events WHERE ts_ms >= ? AND ts_ms < ?)",
+                (*after, *after),
+            )[0]
             away = fetch(
                 self._conn,
                 "SELECT count(*), max(id), total(start_ms), total(end_ms) FROM afk"
@@ -116,9 +111,7 @@ class NativeSource(Source):
             )
         except sqlite3.DatabaseError:
             return None
-        rows = sum(m[0][0] for m in marks)
-        before = [m[0][1:] for m in marks]
-        return repr((versions[0][0] - rows, before, away, state))
+        return repr((versions - later, away, state))
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
