@@ -15,7 +15,7 @@ from actframes.api import compile_window
 from actframes.emit.json_out import to_json
 from actframes.model import Capture, EventColumn, InputEvent, Snapshot
 from actframes.resident import ResidentCache
-from actframes.simulate import SimDay, write_native
+from actframes.simulate import SimDay, simulate_day, write_native
 from actframes.sources import open_source
 from actframes.sources.splice import splice
 from actframes.tail import CUT_SLACK_MS, CUT_STEP_MS
@@ -149,9 +149,30 @@ def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> 
             rec.do("snapshot" if i % 7 else "event", 1 + (i * 37) % 30, i % 4)
             assert to_json(cache.document(WINDOW)) == _fresh(path)
         assert cache.stats["tail"] == 30 and cache.stats["compiled"] == 1
+        (entry,) = cache._entries.values()
+        assert entry.tail is not None and entry.tail.reuse.hits > 0  # frames made once
     finally:
         rec.conn.close()
         cache.close()
+
+
+@settings(max_examples=10, deadline=None)
+@given(steps, st.integers(1, 50))
+def test_a_simulated_day_grows_to_the_bytes_of_a_fresh_compile(
+    ops: list[tuple[str, int, int]], seed: int
+) -> None:
+    """A day of the simulator's shape (flickers folded, gaps, several apps and sites)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_native(Path(tmp) / "store.db", simulate_day(DAY, TZ, seed=seed, rows=400))
+        cache = ResidentCache(path)
+        rec = _Recorder(path)
+        try:
+            for what, secs, app in [("snapshot", 1, 0), *ops]:
+                rec.do(what, secs % 40 if what in APPENDS else secs, app)
+                assert to_json(cache.document(WINDOW)) == _fresh(path)
+        finally:
+            rec.conn.close()
+            cache.close()
 
 
 def _snap(rid: int, ts: int) -> Snapshot:

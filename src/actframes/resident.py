@@ -35,6 +35,7 @@ from .cache import DocCache, compile_window_cached
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
+from .compile.reuse import Reuse
 from .sources import Source, open_source
 from .store_watch import StoreWatch
 from .tail import Tail, after_full_read, read_spliced
@@ -134,7 +135,7 @@ class ResidentCache:
             got = read_spliced(source, window, entry.tail)
             if got is not None:
                 cap, tail = got
-                doc = compile_capture(cap, window, options)
+                doc = compile_capture(cap, window, options, reuse=tail.reuse)
                 self.stats["tail"] += 1
                 return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
         if entry is None and self.disk is not None and window.day is not None:
@@ -142,14 +143,17 @@ class ResidentCache:
             self.stats["compiled"] += 1
             return self._keep(key, _Entry(token, fingerprint, doc), window)
         cap = source.read(window.start_ms, window.end_ms)
-        kept = after_full_read(source, window, cap, lambda: self.watch.token(source) == token)
+        reuse = Reuse()
+        kept = after_full_read(
+            source, window, cap, lambda: self.watch.token(source) == token, reuse
+        )
         digest = capture_digest(cap)
         if entry is not None and entry.doc["source"]["digest"] == digest:
             entry.token, entry.fingerprint, entry.tail = token, fingerprint, kept
             self._entries.move_to_end(key)
             self.stats["digest"] += 1
             return entry
-        doc = compile_capture(cap, window, options, digest=digest)
+        doc = compile_capture(cap, window, options, digest=digest, reuse=reuse)
         self.stats["compiled"] += 1
         return self._keep(key, _Entry(token, fingerprint, doc, kept), window)
 

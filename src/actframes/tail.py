@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+from .compile.reuse import Reuse
 from .model import Capture
 from .records import Record
 from .sources import Source
@@ -33,16 +34,18 @@ class Tail(Record):
     """What a tail read continues from: the capture, its cut and the store's mark of the
     rows before the cut (taken before the capture's rows from the cut on were read)."""
 
-    __slots__ = _fields = ("cap", "cut_ms", "mark")
+    __slots__ = _fields = ("cap", "cut_ms", "mark", "reuse")
 
     cap: Capture
     cut_ms: int
     mark: Hashable
+    reuse: Reuse  # the frames of the chain's latest compile (``compile/reuse.py``)
 
-    def __init__(self, cap: Capture, cut_ms: int, mark: Hashable) -> None:
+    def __init__(self, cap: Capture, cut_ms: int, mark: Hashable, reuse: Reuse) -> None:
         self.cap = cap
         self.cut_ms = cut_ms
         self.mark = mark
+        self.reuse = reuse
 
 
 def _mark(source: Source, window: Window, cut_ms: int) -> Hashable:
@@ -61,7 +64,7 @@ def cut_of(cap: Capture, window: Window) -> int | None:
 
 
 def after_full_read(
-    source: Source, window: Window, cap: Capture, unchanged: Callable[[], bool]
+    source: Source, window: Window, cap: Capture, unchanged: Callable[[], bool], reuse: Reuse
 ) -> Tail | None:
     """The tail state after reading the whole window: its mark is taken after the read,
     so it stands only when nothing was committed in between (``unchanged``)."""
@@ -71,7 +74,7 @@ def after_full_read(
     mark = _mark(source, window, cut)
     if mark is None or not unchanged():
         return None
-    return Tail(cap, cut, mark)
+    return Tail(cap, cut, mark, reuse)
 
 
 def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, Tail] | None:
@@ -91,4 +94,4 @@ def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, T
     cap = splice(tail.cap, source.read(tail.cut_ms, window.end_ms), tail.cut_ms)
     if cap is None:
         return None
-    return cap, Tail(cap, nxt, next_mark)
+    return cap, Tail(cap, nxt, next_mark, tail.reuse)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from operator import attrgetter
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -22,6 +23,7 @@ from .labels import Shown, label, merge
 from .ledger import LedgerEntry, host_ledgers, round_half_up_s
 from .pieces import Piece, Row
 from .ranges import compact, compact_within
+from .reuse import Reuse, piece_key, rows_key
 
 SCHEMA_VERSION = 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -332,9 +334,18 @@ def assemble(
     reattributed: dict[str, int],
     evidence_max_runs: int | None = None,
     text_notes: Sequence[str] = (),
+    reuse: Reuse | None = None,
 ) -> Doc:
     clock = Clock(window.tz)
-    views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
+    if reuse is None:
+        views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
+        frames = [frame_obj(f, clock, views_of) for f in shown]
+    else:  # today again: the frames whose parts did not change are the same objects
+        views_of = {
+            id(p): reuse.get(("views", rows_key(p)), partial(views, p.rows)) for p in pieces
+        }
+        frames = [reuse.get(piece_key(f), partial(frame_obj, f, clock, views_of)) for f in shown]
+        reuse.done()
     win: Doc = {}
     if window.day is not None:
         win["day"] = window.day
@@ -371,7 +382,7 @@ def assemble(
         "ledger": [ledger_obj(e) for e in ledger],
         **hosts_obj(cap, pieces),
         "viewed": viewed(pieces, clock, views_of),
-        "frames": [frame_obj(f, clock, views_of) for f in shown],
+        "frames": frames,
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),
         "blind_spots": [*blind_spots(cap, interval), *text_notes],

@@ -17,6 +17,7 @@ from .ledger import build_ledger
 from .pieces import Piece, Row, claim_rows
 from .place import AwayClock, merge_spans, place_stream, streams
 from .provenance import capture_digest, constants
+from .reuse import Reuse
 from .safe_text import safe_capture, text_notes
 from .sessionize import sessionize
 
@@ -44,12 +45,14 @@ def compile_capture(
     *,
     digest: str | None = None,
     evidence_max_runs: int | None = UNATTRIBUTED_MAX_RUNS,
+    reuse: Reuse | None = None,
 ) -> Doc:
     """The Tier-1 document; ``digest`` may be passed when the caller has it already.
     ``evidence_max_runs=None`` lists unattributed input however long the list (for
-    ``verify.unattributed_ids``; the document's contract is the default)."""
+    ``verify.unattributed_ids``; the document's contract is the default). ``reuse``: the
+    parts kept from the previous compile of the same growing window (``reuse.py``)."""
     doc, _ = compile_pieces(
-        cap, window, options, digest=digest, evidence_max_runs=evidence_max_runs
+        cap, window, options, digest=digest, evidence_max_runs=evidence_max_runs, reuse=reuse
     )
     return doc
 
@@ -61,6 +64,7 @@ def compile_pieces(
     *,
     digest: str | None = None,
     evidence_max_runs: int | None = UNATTRIBUTED_MAX_RUNS,
+    reuse: Reuse | None = None,
 ) -> tuple[Doc, list[Piece]]:
     """The document and the frames it was made of (each with its interruptions, rows and
     credited time), for views that need a row's own time (``compile/comms.py``)."""
@@ -134,6 +138,7 @@ def compile_pieces(
         reattributed=reattributed,
         compiled=compiled_obj(opts),
         evidence_max_runs=evidence_max_runs,
+        reuse=reuse,
     )
     return doc, frames
 
