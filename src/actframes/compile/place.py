@@ -53,6 +53,7 @@ class AwayClock:
     def __init__(self, away: Sequence[Span]) -> None:
         self._spans = merge_spans(away)
         self._starts = [s.start_ms for s in self._spans]
+        self._ends = [s.end_ms for s in self._spans]  # ascending too: the spans are disjoint
         self.any = bool(self._spans)
 
     def overlap(self, start: int, end: int) -> int:
@@ -76,6 +77,10 @@ def place_stream(
     append = rows.append
     cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
     overlap = away.overlap if away.any else None
+    # Rows come in time order: away spans that end before a row's start end before every
+    # later row's too, so one index walks them, and a row that meets none costs no search.
+    away_ends, away_starts = away._ends, away._starts
+    n_away, k_away = len(away_ends), 0
     keys: dict[tuple[str, str | None], tuple[str, str | None]] = {}
     # (site, context key) per (app, URL): a day repeats a few hundred of them, and
     # heartbeats repeat the row before (the same string objects, from the reader).
@@ -106,7 +111,15 @@ def place_stream(
         end = hold_end if hold_end < win_end else win_end
         if end < start:
             end = start
-        credit = end - start if overlap is None else end - start - overlap(start, end)
+        if overlap is None:
+            credit = end - start
+        else:
+            while k_away < n_away and away_ends[k_away] <= start:
+                k_away += 1
+            if k_away == n_away or away_starts[k_away] >= end:
+                credit = end - start
+            else:
+                credit = end - start - overlap(start, end)
         app, url = s[2], s[4]
         if app is not last_app or url is not last_url:
             found = shown.get((app, url))
