@@ -151,6 +151,7 @@ def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> 
         assert cache.stats["tail"] == 30 and cache.stats["compiled"] == 1
         (entry,) = cache._entries.values()
         assert entry.tail is not None and entry.tail.reuse.hits > 0  # frames made once
+        assert entry.tail.reuse.rows_reused > 0  # and rows placed once
     finally:
         rec.conn.close()
         cache.close()

@@ -25,9 +25,9 @@ from .window import Window
 # Rows are taken as settled only this long before the newest snapshot: a recorder writes
 # input counts in batches, stamped a little before the rows it writes next.
 CUT_SLACK_MS = 60_000
-# The cut moves on only once it trails by this much: a call then takes one mark, not two
-# (the tail read grows by at most these minutes of rows, which cost far less).
-CUT_STEP_MS = 600_000
+# The cut moves on only once it trails by this much: most calls then take one mark, not
+# two, and the tail read grows by at most this many seconds of rows.
+CUT_STEP_MS = 60_000
 
 
 class Tail(Record):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -80,8 +81,16 @@ def compile_pieces(
     rows_by_stream: dict[str, list[Row]] = {}
     placed: list[Row] = []
     by_device = streams(cap.snapshots)
+    context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))
     for device, stream in by_device.items():
-        rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
+        if reuse is None:
+            rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
+        else:  # today again: the rows of the settled prefix are the previous compile's
+            place = partial(
+                place_stream, win_start=window.start_ms, win_end=window.end_ms, away=away,
+                rules=rules,
+            )  # fmt: skip
+            rows = reuse.placed(device, stream, context, place)
         if not rows:
             continue
         placed.extend(rows)

@@ -1,4 +1,4 @@
-"""Per-piece parts of the document kept between compiles of one growing window.
+"""Rows and per-piece parts of the document kept between compiles of one growing window.
 
 A resident cache compiles today again at every call while a recorder appends; the rows
 before the cut are the very same records each time (``sources/splice.py``), so most
@@ -12,23 +12,56 @@ piece's first and last row are the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from .pieces import Piece
+from ..model import Snapshot
+from .pieces import Piece, Row
 
 _ROW_ID = attrgetter("snap.row_id")
+_ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
 T = TypeVar("T")
 
 
 class Reuse:
-    """Frame objects and piece references of the latest compile, by content key."""
+    """Placed rows, frame objects and piece references of the latest compile."""
 
     def __init__(self) -> None:
         self._kept: dict[Hashable, Any] = {}
         self._used: dict[Hashable, Any] = {}
+        self._streams: dict[str, tuple[Hashable, Sequence[Snapshot], list[Row]]] = {}
         self.hits = 0
+        self.rows_reused = 0
+
+    def placed(
+        self,
+        device: str,
+        stream: Sequence[Snapshot],
+        context: Hashable,
+        place: Callable[[Sequence[Snapshot]], list[Row]],
+    ) -> list[Row]:
+        """``place(stream)``, with the rows of the previous compile's stream kept where
+        its snapshots are the same: a row's placement depends on its snapshot and the
+        next one's time, so every row but the last of the shared prefix is the same
+        (``context``: the window, rules and away spans, which must be the same too)."""
+        old = self._streams.get(device)
+        rows: list[Row] | None = None
+        if old is not None and old[0] == context:
+            _, before, old_rows = old
+            m = min(len(before), len(stream))
+            while m > 0 and before[m - 1] is not stream[m - 1]:  # the new tail: few rows
+                m -= 1
+            if m > 1 and before[:m] == stream[:m]:
+                s = stream[m - 1]
+                r = bisect_left(old_rows, (s[1], s[0]), key=_ROW_TIME_ID)
+                rows = old_rows[:r] + place(stream[m - 1 :])
+                self.rows_reused += r
+        if rows is None:
+            rows = place(stream)
+        self._streams[device] = (context, stream, rows)
+        return rows
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         found: T | None = self._kept.get(key)
