@@ -100,8 +100,10 @@ def to_context(
     # more lines stay), then the lines themselves, least viewed first.
     fixed = _fixed_lines(doc, clock)
 
+    made: dict[Any, Any] = {}
+
     def viewed_block(n: int, labels: bool) -> str:
-        lines = fixed + _viewed_lines(doc, clock, n, labels)
+        lines = fixed + _viewed_lines(doc, clock, n, labels, made)
         return _assemble(lines, [], len(frames), frames, doc, budget)
 
     labels = True
@@ -282,23 +284,36 @@ def _app_totals(ledger: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _viewed_lines(doc: dict[str, Any], clock: _Clock, limit: int, labels: bool = True) -> list[str]:
+def _viewed_lines(
+    doc: dict[str, Any],
+    clock: _Clock,
+    limit: int,
+    labels: bool = True,
+    made: dict[Any, Any] | None = None,
+) -> list[str]:
     """``limit`` typed references — work objects first, then the most viewed — shown in
-    order of first view."""
+    order of first view. ``made`` keeps the ranking and each line between calls on one
+    document (the budget's bisection asks for many limits)."""
     seen = doc.get("viewed", [])
     if not seen:
         return []
+    made = {} if made is None else made
     lines = [VIEWED_HEAD]
-    ranked = sorted(
-        range(len(seen)),
-        key=lambda i: (seen[i]["kind"] not in WORK_KINDS, -seen[i]["views"], i),
-    )
+    ranked = made.get("ranked")
+    if ranked is None:
+        ranked = made["ranked"] = sorted(
+            range(len(seen)),
+            key=lambda i: (seen[i]["kind"] not in WORK_KINDS, -seen[i]["views"], i),
+        )
     for i in sorted(ranked[:limit]):
-        v = seen[i]
-        cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
-        if labels and "label" in v:  # what the window title called it, quoted: screen text
-            cells.append(json.dumps(_clip(v["label"]), ensure_ascii=False))
-        lines.append("- " + SEP.join(cells))
+        line = made.get((i, labels))
+        if line is None:
+            v = seen[i]
+            cells = [v["kind"], _q(v["entity"]), clock.t(v["first"]), str(v["views"])]
+            if labels and "label" in v:  # what the window title called it, quoted: screen text
+                cells.append(json.dumps(_clip(v["label"]), ensure_ascii=False))
+            line = made[(i, labels)] = "- " + SEP.join(cells)
+        lines.append(line)
     if len(seen) > limit:
         lines.append(f"- +{len(seen) - limit} more in the JSON document")
     return lines
