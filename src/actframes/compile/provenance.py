@@ -20,6 +20,7 @@ Whole fields are joined at once (C speed): a day can hold tens of thousands of r
 
 from __future__ import annotations
 
+import sys
 from operator import itemgetter
 
 from ..model import Capture, Snapshot
@@ -41,7 +42,9 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     """``ordered``: the snapshots already sorted by (device, time, row id), if at hand."""
     from ..fasthash import openssl_sha256, sha256
 
-    h = sha256() if len(cap.snapshots) < _OPENSSL_FROM else openssl_sha256()()
+    # A long-lived process (the MCP server) has OpenSSL loaded already: no cost to use it.
+    small = len(cap.snapshots) < _OPENSSL_FROM and "_hashlib" not in sys.modules
+    h = sha256() if small else openssl_sha256()()
 
     def part(text: str) -> None:
         h.update(text.encode("utf-8", "surrogatepass"))
