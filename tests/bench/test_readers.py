@@ -12,7 +12,7 @@ from actframes.bench.readers import answer, read, read_context, read_json, row_e
 from actframes.bench.scoring import score
 from actframes.bench.tokens_report import render_day
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-from actframes.emit.context import parse_context
+from actframes.emit.context_parse import parse_context
 from actframes.emit.tokens import count_tokens
 
 from .fixtures import DAY, DOC_ID, TZ, hand_aw, hand_native
