@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from actframes.bench.oracle import day_facts, load_store, store_days
+from actframes.bench.oracle import day_facts, store_days
+from actframes.bench.oracle_store import load_store
 from actframes.bench.questions import Question, generate
 from actframes.bench.readers import answer, read, read_context, read_json, row_entity
 from actframes.bench.scoring import score
