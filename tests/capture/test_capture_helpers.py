@@ -18,14 +18,8 @@ pytest.importorskip("dbus_fast", reason="dbus-fast missing: pip install -e '.[ca
 from actframes.capture.atspi_tree import Element, drop_empty, url_like
 from actframes.capture.browser import browser_kind, page_title, pick_target
 from actframes.capture.daemon import running_pid
-from actframes.capture.x11 import (
-    MAX_TITLE_CHARS,
-    SessionError,
-    decode_text,
-    exe_name,
-    session_check,
-    split_wm_class,
-)
+from actframes.capture.window_info import MAX_TITLE_CHARS, decode_text, exe_name, split_wm_class
+from actframes.capture.x11_session import SessionError, session_check
 from actframes.capture.xrecord import CLICK, KEY, SCROLL, Press, parse_presses
 
 

@@ -14,7 +14,8 @@ from .browser import browser_kind, devtools_url
 from .config import RecorderConfig
 from .policy import View
 from .privacy import EXCLUDED
-from .x11 import WindowInfo, X11Screen
+from .window_info import WindowInfo
+from .x11 import X11Screen
 
 UNRESOLVED_MAX_MS = 3_000  # how long a Chromium window may wait for its accessible frame
 NO_WINDOW_SETTLE_MS = 500  # "no focused window" must last this long to be written

@@ -24,7 +24,8 @@ from .recorder_core import (
     RecorderCore,
 )
 from .row_writer import AFK_UPDATE_MS
-from .x11 import SessionError, X11Screen, session_check
+from .x11 import X11Screen
+from .x11_session import SessionError, session_check
 from .xrecord import InputCounter
 
 IDLE_POLL_MS = 1_000  # how often the X server's idle counter is read

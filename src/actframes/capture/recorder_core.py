@@ -31,7 +31,7 @@ from .idle import IdleTracker
 from .pidfile import PidFile
 from .policy import Decision, SnapshotPolicy, View
 from .row_writer import RowWriter
-from .x11 import SessionError
+from .x11_session import SessionError
 from .xrecord import CLICK, KEY, Press
 
 # The cadence of every backend's loop.

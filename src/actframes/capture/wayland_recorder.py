@@ -46,7 +46,7 @@ from .recorder import Recorder
 from .recorder_core import PAUSE_POLL_MS, RETENTION_EVERY_MS, TICK_MS, URL_POLL_MS, now_ms
 from .row_writer import AFK_UPDATE_MS
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
-from .x11 import WindowInfo, exe_name
+from .window_info import WindowInfo, exe_name
 
 
 class WaylandRecorder(Recorder):
