@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actframes.bench.oracle import load_store
+from actframes.bench.oracle_store import load_store
 from actframes.compile.pipeline import compile_capture
 from actframes.emit.context import to_context
 from actframes.emit.html import to_html

@@ -23,7 +23,8 @@ from .window import Window, day_window, span_window
 
 if TYPE_CHECKING:
     from .cache import DocCache
-    from .emit.context import parse_context, to_context
+    from .emit.context import to_context
+    from .emit.context_parse import parse_context
     from .emit.json_out import to_json
     from .emit.markdown import to_markdown
     from .emit.yaml_out import to_yaml
@@ -39,7 +40,7 @@ _EMITTERS = {
     "to_yaml": ".emit.yaml_out",
     "to_markdown": ".emit.markdown",
     "to_context": ".emit.context",
-    "parse_context": ".emit.context",
+    "parse_context": ".emit.context_parse",
 }
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from actframes.bench.oracle import day_facts, load_store
+from actframes.bench.oracle import day_facts
+from actframes.bench.oracle_store import load_store
 from actframes.bench.questions import MIN_QUESTIONS, generate
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from actframes.bench.oracle import day_facts, load_store, store_days
+from actframes.bench.oracle import day_facts, store_days
+from actframes.bench.oracle_store import load_store
 from actframes.bench.questions import Question, generate
 from actframes.bench.readers import answer, read, read_context, read_json, row_entity
 from actframes.bench.scoring import score
 from actframes.bench.tokens_report import render_day
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-from actframes.emit.context import parse_context
+from actframes.emit.context_parse import parse_context
 from actframes.emit.tokens import count_tokens
 
 from .fixtures import DAY, DOC_ID, TZ, hand_aw, hand_native

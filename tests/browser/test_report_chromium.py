@@ -19,7 +19,8 @@ import pytest
 
 from actframes.api import compile_path
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-from actframes.emit.html import minutes, to_html
+from actframes.emit.html import to_html
+from actframes.emit.html_layout import minutes
 
 from ..emit.test_html import HOSTILE_APP, HOSTILE_TITLE, hostile_doc
 from .cdp import Browser, find_chromium, ink_fraction

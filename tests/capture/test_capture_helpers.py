@@ -15,17 +15,11 @@ import pytest
 pytest.importorskip("Xlib", reason="python-xlib missing: pip install -e '.[capture]'")
 pytest.importorskip("dbus_fast", reason="dbus-fast missing: pip install -e '.[capture]'")
 
-from actframes.capture.atspi import Element, _drop_empty, _url_like
+from actframes.capture.atspi_tree import Element, drop_empty, url_like
 from actframes.capture.browser import browser_kind, page_title, pick_target
 from actframes.capture.daemon import running_pid
-from actframes.capture.x11 import (
-    MAX_TITLE_CHARS,
-    SessionError,
-    decode_text,
-    exe_name,
-    session_check,
-    split_wm_class,
-)
+from actframes.capture.window_info import MAX_TITLE_CHARS, decode_text, exe_name, split_wm_class
+from actframes.capture.x11_session import SessionError, session_check
 from actframes.capture.xrecord import CLICK, KEY, SCROLL, Press, parse_presses
 
 
@@ -108,12 +102,12 @@ def test_browsers() -> None:
 
 
 def test_address_bar_text_is_used_only_when_it_looks_like_an_address() -> None:
-    assert _url_like("127.0.0.1:8765/a.html") == "127.0.0.1:8765/a.html"
-    assert _url_like("github.com/acme") == "github.com/acme"
-    assert _url_like("https://x.org/") == "https://x.org/"
-    assert _url_like("how to bake bread") is None
-    assert _url_like("recipes") is None
-    assert _url_like("") is None
+    assert url_like("127.0.0.1:8765/a.html") == "127.0.0.1:8765/a.html"
+    assert url_like("github.com/acme") == "github.com/acme"
+    assert url_like("https://x.org/") == "https://x.org/"
+    assert url_like("how to bake bread") is None
+    assert url_like("recipes") is None
+    assert url_like("") is None
 
 
 def test_drop_empty_repoints_parents() -> None:
@@ -122,7 +116,7 @@ def test_drop_empty_repoints_parents() -> None:
         Element(1, 0, "tool bar", "", 0, 0, 0, 0),  # no area: dropped
         Element(2, 1, "push button", "OK", 1, 1, 10, 10),
     ]
-    assert _drop_empty(els) == [
+    assert drop_empty(els) == [
         Element(0, None, "frame", "W", 0, 0, 100, 100),
         Element(2, 0, "push button", "OK", 1, 1, 10, 10),
     ]

@@ -20,7 +20,7 @@ import pytest
 
 from actframes.capture.atspi import session_bus_a11y_address
 from actframes.capture.desktop_bus import KWIN_PLUGIN, KWIN_SCRIPT
-from actframes.capture.x11 import exe_name
+from actframes.capture.window_info import exe_name
 
 from .desktop_standins import KWinStandIn, ShellStandIn, session_bus
 from .wlsession import WaylandSession, skip_or_fail

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from actframes.bench.report import encode_png
+from actframes.bench.chart import encode_png
 from actframes.cli import main
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 

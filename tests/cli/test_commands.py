@@ -162,7 +162,7 @@ def test_context(store: Path) -> None:
     assert text.startswith(f"# activity day {DAY} · tz {TZ} (+01:00)")
     assert "ledger (app · site · active · input)" in text
     # the whole ledger is always there
-    from actframes.emit.context import parse_context
+    from actframes.emit.context_parse import parse_context
 
     assert len(parse_context(text)["ledger"]) == len(doc["ledger"])
 
@@ -172,7 +172,7 @@ def test_context_budget_leaves_frames_out_but_keeps_the_ledger(store: Path) -> N
     small = _day(store, "--format", "context", "--budget", "300")
     assert "omitted" not in full
     assert re.search(r"^omitted \d+ frames .* for the budget of 300 o200k_base tokens", small, re.M)
-    from actframes.emit.context import parse_context
+    from actframes.emit.context_parse import parse_context
 
     assert parse_context(small)["ledger"] == parse_context(full)["ledger"]
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from actframes.emit.context import parse_context, parse_dur, split_fields, to_context
+from actframes.emit.context import to_context
+from actframes.emit.context_parse import parse_context, parse_dur, split_fields
 from actframes.emit.durations import fmt_dur
 from actframes.emit.tokens import count_tokens
 from actframes.model import Span
@@ -46,7 +47,7 @@ def test_round_trip_of_ledger_and_frames() -> None:
 
 
 def _at_block_resolution(s: int) -> int:
-    from actframes.emit.context import parse_dur
+    from actframes.emit.context_parse import parse_dur
 
     return parse_dur(fmt_dur(s))
 

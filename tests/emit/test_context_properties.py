@@ -9,7 +9,8 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.emit.context import parse_context, parse_dur, to_context
+from actframes.emit.context import to_context
+from actframes.emit.context_parse import parse_context, parse_dur
 from actframes.emit.durations import fmt_dur
 from actframes.emit.tokens import count_tokens
 from actframes.model import Capture

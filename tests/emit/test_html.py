@@ -19,7 +19,8 @@ import pytest
 from actframes.api import compile_path
 from actframes.compile.pipeline import Options, compile_capture
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-from actframes.emit.html import embed_json, minutes, to_html
+from actframes.emit.html import embed_json, to_html
+from actframes.emit.html_layout import minutes
 from actframes.model import Capture, Snapshot, Span
 from actframes.window import day_window
 

@@ -21,7 +21,8 @@ import pytest
 
 from actframes.errors import UsageError
 from actframes.routines.cdp import Browser, find_chromium
-from actframes.routines.replay import replay, to_markdown
+from actframes.routines.replay import replay
+from actframes.routines.replay_report import to_markdown
 
 from .webapp import (
     FIELDS,

@@ -10,18 +10,16 @@ from typing import Any
 import pytest
 
 from actframes.errors import SourceError, UsageError
-from actframes.routines.replay import (
+from actframes.routines.replay_dry_run import dry_run
+from actframes.routines.replay_plan import (
     PlanError,
-    check_slots,
-    dry_run,
-    fill,
     is_browser_app,
     is_destructive,
     load_plan,
-    slot_names,
-    to_markdown,
     validate,
 )
+from actframes.routines.replay_report import to_markdown
+from actframes.routines.replay_slots import check_slots, fill, slot_names
 
 from .webapp import FIXED_POINTS, claim_routine
 

@@ -16,7 +16,8 @@ from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .oracle import DayFacts, Store, local_minutes
+from .oracle import DayFacts, local_minutes
+from .oracle_store import Store
 
 MIN_QUESTIONS = 12
 ASK_MIN_MS = 10 * 60_000  # minutes are asked of apps and sites with at least this much time

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..compile.site import site_of
-from ..emit.context import parse_context
+from ..emit.context_parse import parse_context
 from .questions import Question
 
 SESSION_GAP_S = 300

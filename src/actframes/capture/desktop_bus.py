@@ -30,14 +30,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import select
 import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from .wayland import IdleNotice, Toplevel, WaylandError, WaylandScreen
-from .x11 import SessionError, decode_text
+from .wayland import IdleNotice, Toplevel
+from .wayland_idle import WaylandIdle
+from .window_info import decode_text
+from .x11_session import SessionError
 
 HERE = Path(__file__).resolve().parent
 KWIN_SCRIPT = HERE / "desktop" / "kwin_focus.js"
@@ -104,13 +105,13 @@ class DesktopBusScreen:
         self._idle_watch = 0
         self._active_watch = 0
         self._pending_watch: asyncio.Future[None] | None = None
-        self._wl_idle: _WaylandIdle | None = None
+        self._wl_idle: WaylandIdle | None = None
         try:
             self._bus = self._run(_connect(address), 5.0)
             self._bus.add_message_handler(self._on_message)
             if desktop == "kde":
                 self._run(self._start_kde(), 10.0)
-                self._wl_idle = _WaylandIdle.start(env, clock, idle_ms, self._add_notice)
+                self._wl_idle = WaylandIdle.start(env, clock, idle_ms, self._add_notice)
                 self.idle_protocol = self._wl_idle.protocol if self._wl_idle else None
             else:
                 self._run(self._start_gnome(), 10.0)
@@ -225,7 +226,11 @@ class DesktopBusScreen:
         await self._match(f"type='signal',interface='{MUTTER_IDLE_IFACE}',member='WatchFired'")
         try:
             (self._idle_watch,) = await self._call(
-                MUTTER_IDLE_NAME, MUTTER_IDLE_PATH, MUTTER_IDLE_IFACE, "AddIdleWatch", "t",
+                MUTTER_IDLE_NAME,
+                MUTTER_IDLE_PATH,
+                MUTTER_IDLE_IFACE,
+                "AddIdleWatch",
+                "t",
                 (self.idle_ms,),
             )
         except LookupError:
@@ -348,55 +353,3 @@ def probe(desktop: str, env: dict[str, str]) -> str | None:
     except (DesktopError, OSError) as exc:
         return str(exc)
     return None
-
-
-class _WaylandIdle:
-    """The compositor's idle notices on a Wayland connection of their own, in a thread
-    (KWin offers ``ext-idle-notify-v1`` or ``org_kde_kwin_idle`` to every client)."""
-
-    def __init__(self, screen: WaylandScreen, report: Callable[[IdleNotice], None]) -> None:
-        self.screen = screen
-        self.protocol = screen.idle_protocol
-        self.report = report
-        self._stop_r, self._stop_w = os.pipe()
-        self._thread = threading.Thread(target=self._run, name="wayland-idle", daemon=True)
-        self._thread.start()
-
-    @classmethod
-    def start(cls, env: dict[str, str], clock: Callable[[], int], idle_ms: int,
-              report: Callable[[IdleNotice], None]) -> _WaylandIdle | None:  # fmt: skip
-        from .wayland import display_name
-
-        if not env.get("WAYLAND_DISPLAY"):
-            return None
-        try:
-            screen = WaylandScreen(display_name(env), env, clock, idle_ms, windows=False)
-        except (WaylandError, ImportError):
-            return None
-        if screen.idle_protocol is None:
-            screen.close()
-            return None
-        return cls(screen, report)
-
-    def _run(self) -> None:
-        fd = self.screen.fileno()
-        try:
-            while True:
-                self.screen.prepare()
-                ready, _, _ = select.select([fd, self._stop_r], [], [])
-                if self._stop_r in ready:
-                    return
-                self.screen.dispatch()
-                for notice in self.screen.take_notices():
-                    self.report(notice)
-        except WaylandError:
-            return  # the compositor went away: the focus side reports the end
-
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self._stop_w, b"\0")
-        self._thread.join(1.0)
-        self.screen.close()
-        for fd in (self._stop_r, self._stop_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .sway_ipc import SwayIpc
-from .x11 import SessionError, decode_text
+from .window_info import decode_text
+from .x11_session import SessionError
 
 _ACTIVATED = 2  # zwlr_foreign_toplevel_handle_v1.state.activated
 EXT_IDLE = "ext-idle-notify-v1"

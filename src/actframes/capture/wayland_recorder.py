@@ -28,26 +28,25 @@ from typing import Any
 from .browser import browser_kind
 from .config import RecorderConfig
 from .evdev_input import EvdevCounter, open_devices
+from .focus import (
+    EXCLUDED_APP,
+    NONE_APP,
+    PAUSED_APP,
+    PRIVATE_APP,
+    UNRESOLVED_MAX_MS,
+    Seen,
+    browser_url,
+    keep,
+    poll_url,
+)
 from .idle import AfkStarted, IdleTracker
 from .policy import View
 from .privacy import EXCLUDED
-from .recorder import (
-    AFK_UPDATE_MS,
-    EXCLUDED_APP,
-    NONE_APP,
-    PAUSE_POLL_MS,
-    PAUSED_APP,
-    PRIVATE_APP,
-    RETENTION_EVERY_MS,
-    TICK_MS,
-    UNRESOLVED_MAX_MS,
-    URL_POLL_MS,
-    Recorder,
-    Seen,
-    now_ms,
-)
+from .recorder import Recorder
+from .recorder_core import PAUSE_POLL_MS, RETENTION_EVERY_MS, TICK_MS, URL_POLL_MS, now_ms
+from .row_writer import AFK_UPDATE_MS
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
-from .x11 import WindowInfo, exe_name
+from .window_info import WindowInfo, exe_name
 
 
 class WaylandRecorder(Recorder):
@@ -185,7 +184,7 @@ class WaylandRecorder(Recorder):
             seen = self._seen
             if a11y is not None and seen.browser and not seen.private and now >= next_url_poll:
                 next_url_poll = now + URL_POLL_MS
-                bar = self._poll_url(a11y, seen)
+                bar = poll_url(self.cfg, a11y, seen)
                 partial = seen.view.url is not None and "://" not in seen.view.url
                 if bar is not None and (bar != last_bar or partial):
                     if last_bar is not None or partial:
@@ -261,10 +260,10 @@ class WaylandRecorder(Recorder):
     def _look_wl(self, screen: Any, a11y: Any, now: int, current: Seen | None) -> Seen:
         """What is focused now, after the privacy rules."""
         if self.paused:
-            return self._keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
+            return keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
         top = screen.focused()
         if top is None:
-            return self._keep(current, Seen(View(0, NONE_APP, ""), now))
+            return keep(current, Seen(View(0, NONE_APP, ""), now))
         exe = exe_name(top.pid) if top.pid else None
         info = WindowInfo(top.key, top.title, "", top.app_id, top.pid, exe)
         rules = self.cfg.privacy
@@ -275,7 +274,7 @@ class WaylandRecorder(Recorder):
         unresolved = False
         same_window = bool(current and current.info and current.info.window == top.key)
         if verdict is None and kind is not None and a11y is not None:
-            url, frame_name, matched = self._browser_url(a11y, info, kind, None)
+            url, frame_name, matched = browser_url(self.cfg, a11y, info, kind, None)
             verdict = rules.verdict(info.names, info.title, url, frame_name)
             if verdict is None and kind == "chromium" and not matched:
                 # Whether it is incognito shows only in its accessible name: wait for it.
@@ -283,9 +282,9 @@ class WaylandRecorder(Recorder):
                 unresolved = waited < UNRESOLVED_MAX_MS
         if verdict is not None:
             app = EXCLUDED_APP if verdict == EXCLUDED else PRIVATE_APP
-            return self._keep(current, Seen(View(0, app, ""), now, private=True))
+            return keep(current, Seen(View(0, app, ""), now, private=True))
         seen = Seen(View(top.key, info.app, info.title, url), now, info, None, kind)
         seen.unresolved = unresolved
         if current is not None and current.unresolved and current.view == seen.view:
             current.unresolved = unresolved
-        return self._keep(current, seen)
+        return keep(current, seen)

@@ -10,156 +10,23 @@ it, the X-Resource extension's client PID) through ``/proc``.
 
 Changes are noticed from PropertyNotify events on the root (active window) and on the
 focused window (title), so the recorder sleeps in ``select`` instead of polling.
+
+The session check is in ``x11_session``; window names and their decoding in
+``window_info``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from Xlib import X, display, error
+from Xlib import X, error
 
-from ..errors import ActframesError
-
-MAX_TITLE_CHARS = 1024  # far above what the compiler keeps (300); stops a runaway title
+from .window_info import WindowInfo, decode_text, exe_name, split_wm_class
+from .x11_session import open_display
 
 _TITLE_PROPS = ("_NET_WM_NAME", "WM_NAME")
-
-
-class SessionError(ActframesError):
-    """The desktop session cannot be recorded (no X11 display, Wayland, a missing extension)."""
-
-
-@dataclass(frozen=True, slots=True)
-class WindowInfo:
-    window: int
-    title: str
-    wm_instance: str
-    wm_class: str
-    pid: int | None
-    exe: str | None
-
-    @property
-    def app(self) -> str:
-        return self.wm_class or self.wm_instance or self.exe or "[unknown]"
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(n for n in (self.wm_class, self.wm_instance, self.exe) if n)
-
-
-# ---------------------------------------------------------------- the session
-
-
-def session_check(env: Mapping[str, str]) -> str | None:
-    """Raise SessionError when there is no X11 display to record; return a warning to
-    log when only part of the desktop is visible (Wayland with XWayland)."""
-    display = env.get("DISPLAY", "").strip()
-    wayland = bool(env.get("WAYLAND_DISPLAY")) or env.get("XDG_SESSION_TYPE") == "wayland"
-    if not display:
-        if wayland:
-            raise SessionError(
-                "this is a Wayland session without an X11 display: the x11 backend sees "
-                "XWayland windows only, when DISPLAY is set (on a wlroots compositor, "
-                "--backend wlroots records native windows)"
-            )
-        raise SessionError(
-            "no X11 display: DISPLAY is not set (actframes record needs an X11 session; "
-            "try DISPLAY=:0)"
-        )
-    if wayland:
-        return (
-            "Wayland session: only XWayland windows are visible to actframes record; "
-            "time in native Wayland windows is written as app '[wayland]' without a title"
-        )
-    return None
-
-
-def _precheck_display(name: str) -> None:
-    """Fail fast, instead of hanging, when the display's server is not there."""
-    host, _, rest = name.rpartition(":")
-    number = rest.split(".", 1)[0]
-    if not number.isdigit():
-        raise SessionError(f"DISPLAY={name!r} is not an X11 display name")
-    if host in ("", "unix") or host.startswith("/"):
-        sock = Path(f"/tmp/.X11-unix/X{number}")
-        if host.startswith("/"):
-            return  # a launchd-style socket path: let Xlib try it
-        if not sock.exists():
-            raise SessionError(f"cannot open X11 display {name}: no X server socket {sock}")
-        return
-    try:
-        with socket.create_connection((host, 6000 + int(number)), timeout=5.0):
-            pass
-    except OSError as exc:
-        raise SessionError(f"cannot open X11 display {name}: {exc.strerror or exc}") from exc
-
-
-def open_display(name: str) -> Any:
-    _precheck_display(name)
-    try:
-        return display.Display(name)
-    except (error.DisplayError, error.ConnectionClosedError, OSError) as exc:
-        text = str(exc).strip().replace("\n", " ") or type(exc).__name__
-        raise SessionError(f"cannot open X11 display {name}: {text}") from exc
-
-
-# ---------------------------------------------------------------- decoding
-
-
-def decode_text(value: Any, type_name: str | None) -> str:
-    """A text property's value as str, safely: never raises, drops NULs and controls."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        text = value
-    else:
-        raw = bytes(value)
-        # STRING is Latin-1; UTF8_STRING, COMPOUND_TEXT (ASCII/UTF-8 in practice) and
-        # anything else are read as UTF-8 with replacement.
-        text = raw.decode("latin-1") if type_name == "STRING" else raw.decode("utf-8", "replace")
-    # A list of strings is NUL-separated; keep the first. Control characters become spaces.
-    text = text.split("\x00", 1)[0]
-    text = "".join(" " if (ord(c) < 32 or ord(c) == 127) else c for c in text).strip()
-    if len(text) > MAX_TITLE_CHARS:
-        text = text[: MAX_TITLE_CHARS - 1] + "…"
-    return text
-
-
-def split_wm_class(value: Any) -> tuple[str, str]:
-    """WM_CLASS is "instance\\0class\\0" in Latin-1."""
-    if value is None:
-        return "", ""
-    raw = value.encode("latin-1", "replace") if isinstance(value, str) else bytes(value)
-    parts = raw.decode("latin-1").split("\x00")
-    instance = decode_text(parts[0], None) if parts else ""
-    klass = decode_text(parts[1], None) if len(parts) > 1 else ""
-    return instance, klass
-
-
-def exe_name(pid: int, proc: Path = Path("/proc")) -> str | None:
-    """The executable's name: the basename of /proc/PID/exe, else /proc/PID/comm."""
-    if pid <= 0:
-        return None
-    try:
-        target = os.readlink(proc / str(pid) / "exe")
-        name = os.path.basename(target.removesuffix(" (deleted)"))
-        if name:
-            return name
-    except OSError:
-        pass
-    try:
-        return (proc / str(pid) / "comm").read_text(errors="replace").strip() or None
-    except OSError:
-        return None
-
-
-# ---------------------------------------------------------------- the screen
 
 
 class X11Screen:

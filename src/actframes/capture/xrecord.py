@@ -23,7 +23,7 @@ from typing import Any, Literal, NamedTuple
 from Xlib import X
 from Xlib.ext import record
 
-from .x11 import SessionError, open_display
+from .x11_session import SessionError, open_display
 
 KEY = "key"
 CLICK = "click"

@@ -25,6 +25,9 @@ bucket), so ids do not depend on file order; events without an id among events w
 are numbered after the largest id. A repeated id rejects every copy but the first in that
 order. Rows that cannot be used (empty app, bad timestamp or duration, out of range)
 become ``Rejected`` entries; rows without a usable time are reported by every read.
+
+Here: the two readers, export JSON parsing and SQL. The records and their meaning are in
+``aw_records``, the rules that make a Capture of them in ``aw_capture``.
 """
 
 from __future__ import annotations
@@ -32,27 +35,32 @@ from __future__ import annotations
 import json
 import sqlite3
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import TypeGuard, TypeVar, cast
+from typing import TypeGuard
 
 from ..errors import SourceError
-from ..model import Capture, Rejected, Snapshot, Span
-from ..text import clean_name, clip_title
+from ..model import Capture, Rejected
+from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
 from ._rows import naive_note, without_offset
-from .aw_rules import Ev, HostInput, host_pieces
+from .aw_capture import apply_rules, capture_of, keep_usable, reaches
+from .aw_records import (
+    AFK_TYPE,
+    KIND,
+    WEB_TYPE,
+    WINDOW_TYPE,
+    AfkEvent,
+    Bucket,
+    Event,
+    WebEvent,
+    WindowRow,
+    afk_event,
+    assign_ids,
+    web_event,
+    window_row,
+)
 from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
-
-KIND = "activitywatch"
-WINDOW_TYPE = "currentwindow"
-AFK_TYPE = "afkstatus"
-WEB_TYPE = "web.tab.current"
-
-# Hostnames that say "this watcher does not know its machine" (aw-watcher-web).
-_NO_HOST = ("", "unknown")
 
 _NS_PER_MS = 1_000_000
 # SQL ranges are widened by this much, then the exact test is redone in milliseconds, so a
@@ -60,63 +68,6 @@ _NS_PER_MS = 1_000_000
 _SQL_SLACK_MS = 1_000
 _SQL_BUCKET_COLUMNS = {"id", "name", "type", "hostname"}
 _SQL_EVENT_COLUMNS = {"id", "bucketrow", "starttime", "endtime", "data"}
-
-_T = TypeVar("_T")
-
-
-# ---------------------------------------------------------------------------------------
-# Records shared by both readers
-
-
-@dataclass(frozen=True, slots=True)
-class _Bucket:
-    bid: str
-    type: str
-    hostname: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Event:
-    """One event with a usable time, before its bucket's meaning is applied."""
-
-    bucket: str
-    row: str  # id, or position in the file, for Rejected.row
-    event_id: int | None
-    start_ms: int
-    dur_ms: int
-    data: Mapping[str, object]
-
-
-@dataclass(frozen=True, slots=True)
-class _WindowRow:
-    bucket: str
-    row: str
-    event_id: int | None
-    start_ms: int
-    dur_ms: int
-    app: str
-    title: str
-    device: str
-    data_key: str  # the event's whole data, canonical: flood compares data whole
-
-
-@dataclass(frozen=True, slots=True)
-class _WebEvent:
-    start_ms: int
-    end_ms: int
-    url: str
-    audible: bool
-    data_key: str
-    bucket: str
-    hostname: str
-
-
-@dataclass(frozen=True, slots=True)
-class _AfkEvent:
-    start_ms: int
-    end_ms: int
-    afk: bool
-    hostname: str
 
 
 # ---------------------------------------------------------------------------------------
@@ -138,21 +89,21 @@ class AWExportSource(Source):
         self._has_web = WEB_TYPE in types
         # Everything is parsed once: one process reads many windows from the same file.
         self._rejected: list[Rejected] = []
-        windows: list[_WindowRow] = []
-        webs: list[_WebEvent] = []
-        afk: list[_AfkEvent] = []
+        windows: list[WindowRow] = []
+        webs: list[WebEvent] = []
+        afk: list[AfkEvent] = []
         self._afk_hosts = {b.hostname for b, _ in buckets if b.type == AFK_TYPE}
         for bucket, raw in buckets:
-            events = _keep(
-                (_json_event(bucket.bid, i, ev) for i, ev in enumerate(raw)), self._rejected
+            events = keep_usable(
+                (json_event(bucket.bid, i, ev) for i, ev in enumerate(raw)), self._rejected
             )
             if bucket.type == WINDOW_TYPE:
-                windows += _keep((_window_row(e, bucket) for e in events), self._rejected)
+                windows += keep_usable((window_row(e, bucket) for e in events), self._rejected)
             elif bucket.type == WEB_TYPE:
-                webs += _keep((_web_event(e, bucket) for e in events), self._rejected)
+                webs += keep_usable((web_event(e, bucket) for e in events), self._rejected)
             elif bucket.type == AFK_TYPE:
-                afk += _keep((_afk_event(e, bucket) for e in events), self._rejected)
-        rows, dups = _assign_ids(windows)
+                afk += keep_usable((afk_event(e, bucket) for e in events), self._rejected)
+        rows, dups = assign_ids(windows)
         self._rejected += dups
         # Timestamps without a UTC offset are read as UTC (as aw-core parses them): said.
         self._naive = sum(
@@ -163,7 +114,7 @@ class AWExportSource(Source):
             if isinstance(ev, dict) and without_offset(ev.get("timestamp"))
         )
         # The rules depend only on the events, not on the read window: applied once.
-        self._snapshots, self._away, self._notes = _apply_rules(
+        self._snapshots, self._away, self._notes = apply_rules(
             rows, webs, afk, self._afk_hosts, audible_active
         )
         self._starts = [s.ts_ms for s in self._snapshots]
@@ -174,8 +125,8 @@ class AWExportSource(Source):
         # Sorted by start: a row starting before lo - (longest duration) cannot reach lo.
         first = bisect_left(self._starts, lo - self._max_dur)
         last = bisect_left(self._starts, hi)
-        cap = _capture(
-            [s for s in self._snapshots[first:last] if _reaches(s, lo)],
+        cap = capture_of(
+            [s for s in self._snapshots[first:last] if reaches(s, lo)],
             [a for a in self._away if _touches(a.start_ms, a.end_ms, lo, hi)],
             self._rejected,
             lo,
@@ -215,23 +166,23 @@ class AWSqliteSource(Source):
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
         rejected: list[Rejected] = []
-        windows: list[_WindowRow] = []
+        windows: list[WindowRow] = []
         for bucket, rowid in self._of_type(WINDOW_TYPE):
-            events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
-            windows += _keep((_window_row(e, bucket) for e in events), rejected)
-        rows, dups = _assign_ids(windows)
-        webs: list[_WebEvent] = []
+            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
+            windows += keep_usable((window_row(e, bucket) for e in events), rejected)
+        rows, dups = assign_ids(windows)
+        webs: list[WebEvent] = []
         for bucket, rowid in self._of_type(WEB_TYPE):
-            events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
-            webs += _keep((_web_event(e, bucket) for e in events), rejected)
-        afk: list[_AfkEvent] = []
+            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
+            webs += keep_usable((web_event(e, bucket) for e in events), rejected)
+        afk: list[AfkEvent] = []
         for bucket, rowid in self._of_type(AFK_TYPE):
-            events = _keep(self._events(bucket.bid, rowid, lo, hi), rejected)
-            afk += _keep((_afk_event(e, bucket) for e in events), rejected)
+            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
+            afk += keep_usable((afk_event(e, bucket) for e in events), rejected)
         afk_hosts = {b.hostname for b, _ in self._of_type(AFK_TYPE)}
-        snaps, away, notes = _apply_rules(rows, webs, afk, afk_hosts, self._audible)
-        return _capture(
-            [s for s in snaps if s.ts_ms < hi and _reaches(s, lo)],
+        snaps, away, notes = apply_rules(rows, webs, afk, afk_hosts, self._audible)
+        return capture_of(
+            [s for s in snaps if s.ts_ms < hi and reaches(s, lo)],
             away,
             rejected + dups,
             lo,
@@ -244,10 +195,10 @@ class AWSqliteSource(Source):
     def close(self) -> None:
         self._conn.close()
 
-    def _of_type(self, type_: str) -> list[tuple[_Bucket, int]]:
+    def _of_type(self, type_: str) -> list[tuple[Bucket, int]]:
         return [(b, rowid) for b, rowid in self._buckets if b.type == type_]
 
-    def _events(self, bid: str, rowid: int, lo: int, hi: int) -> list[_Event | Rejected]:
+    def _events(self, bid: str, rowid: int, lo: int, hi: int) -> list[Event | Rejected]:
         # Widened by _SQL_SLACK_MS; callers redo the exact test in ms. The lower bound on
         # starttime (no event is longer than the bucket's longest) turns the read into an
         # index range scan instead of a scan of all history before the window.
@@ -273,86 +224,6 @@ class AWSqliteSource(Source):
                 longest = int(min(_HORIZON_NS, value))
             self._longest[rowid] = max(0, longest) if value is not None else 0
         return self._longest[rowid]
-
-
-def events_capture(
-    buckets: list[tuple[_Bucket, list[_Event | Rejected]]],
-    lo: int,
-    hi: int,
-    *,
-    audible_active: bool,
-) -> Capture:
-    """The capture of [lo, hi) from every bucket's events (read for that range, or more):
-    what the other readers of ActivityWatch stores share (aw-server's own SQLite file, a
-    running server's REST API)."""
-    rejected: list[Rejected] = []
-    windows: list[_WindowRow] = []
-    webs: list[_WebEvent] = []
-    afk: list[_AfkEvent] = []
-    for bucket, raw in buckets:
-        events = _keep(raw, rejected)
-        if bucket.type == WINDOW_TYPE:
-            windows += _keep((_window_row(e, bucket) for e in events), rejected)
-        elif bucket.type == WEB_TYPE:
-            webs += _keep((_web_event(e, bucket) for e in events), rejected)
-        elif bucket.type == AFK_TYPE:
-            afk += _keep((_afk_event(e, bucket) for e in events), rejected)
-    rows, dups = _assign_ids(windows)
-    afk_hosts = {b.hostname for b, _ in buckets if b.type == AFK_TYPE}
-    snaps, away, notes = _apply_rules(rows, webs, afk, afk_hosts, audible_active)
-    return _capture(
-        [s for s in snaps if s.ts_ms < hi and _reaches(s, lo)],
-        away,
-        rejected + dups,
-        lo,
-        hi,
-        has_afk=bool(afk_hosts),
-        has_urls=any(b.type == WEB_TYPE for b, _ in buckets),
-        notes=notes,
-    )
-
-
-def _capture(
-    snapshots: list[Snapshot],
-    away: list[Span],
-    rejected: list[Rejected],
-    lo: int,
-    hi: int,
-    *,
-    has_afk: bool,
-    has_urls: bool,
-    notes: list[str],
-) -> Capture:
-    shown = [r for r in rejected if r.ts_ms is None or lo <= r.ts_ms < hi]
-    return Capture(
-        kind=KIND,
-        snapshots=snapshots,
-        afk=[Span(s, e) for s, e in _intersect([(a.start_ms, a.end_ms) for a in away], [(lo, hi)])],
-        notes=list(notes),  # the capture's own list: a reader may append to it
-        rejected=sorted(set(shown), key=_rejected_key),
-        has_input=False,  # ActivityWatch records no key or click counts
-        has_afk=has_afk,
-        has_urls=has_urls,
-    )
-
-
-def _rejected_key(r: Rejected) -> tuple[str, int, str, str]:
-    return (r.table, r.ts_ms if r.ts_ms is not None else -1, r.row, r.reason)
-
-
-def _keep(items: Iterable[_T | Rejected | None], rejected: list[Rejected]) -> list[_T]:
-    """The usable items; rejections are collected into ``rejected``, Nones dropped."""
-    out: list[_T] = []
-    for item in items:
-        if isinstance(item, Rejected):
-            rejected.append(item)
-        elif item is not None:
-            out.append(item)
-    return out
-
-
-def _reaches(s: Snapshot, lo: int) -> bool:
-    return s.ts_ms + (s.dur_ms or 0) >= lo
 
 
 def _touches(start: int, end: int, lo: int, hi: int) -> bool:
@@ -381,11 +252,11 @@ def _load_json(path: Path) -> object:
         raise SourceError(f"{path}: not JSON we can read (nested too deeply)") from exc
 
 
-def _export_buckets(doc: object, path: Path) -> list[tuple[_Bucket, list[object]]]:
+def _export_buckets(doc: object, path: Path) -> list[tuple[Bucket, list[object]]]:
     buckets = doc.get("buckets") if isinstance(doc, dict) else None
     if not isinstance(buckets, dict):
         raise SourceError(f'{path}: not an ActivityWatch export (no "buckets" object)')
-    out: list[tuple[_Bucket, list[object]]] = []
+    out: list[tuple[Bucket, list[object]]] = []
     for bid in sorted(buckets, key=str):
         meta = buckets[bid]
         if not isinstance(meta, dict):
@@ -393,12 +264,12 @@ def _export_buckets(doc: object, path: Path) -> list[tuple[_Bucket, list[object]
         events = meta.get("events") or []
         if not isinstance(events, list):
             raise SourceError(f"{path}: bucket {bid!r} has no event list")
-        bucket = _Bucket(str(bid), clean_name(meta.get("type")), clean_name(meta.get("hostname")))
+        bucket = Bucket(str(bid), clean_name(meta.get("type")), clean_name(meta.get("hostname")))
         out.append((bucket, events))
     return out
 
 
-def _json_event(bid: str, index: int, ev: object) -> _Event | Rejected:
+def json_event(bid: str, index: int, ev: object) -> Event | Rejected:
     if not isinstance(ev, dict):
         return Rejected(bid, f"[{index}]", "event is not an object")
     raw_id = ev.get("id")
@@ -424,7 +295,7 @@ def _json_event(bid: str, index: int, ev: object) -> _Event | Rejected:
     data = ev.get("data")
     if not isinstance(data, dict):
         return Rejected(bid, row, "data is not an object", start_ms)
-    return _Event(bid, row, event_id, start_ms, dur_ms, data)
+    return Event(bid, row, event_id, start_ms, dur_ms, data)
 
 
 _HORIZON_NS = (MAX_TS_MS - MIN_TS_MS) * 1_000_000
@@ -482,17 +353,17 @@ def _bucketrow_term(conn: sqlite3.Connection) -> str:
     return "bucketrow"
 
 
-def _sql_buckets(conn: sqlite3.Connection) -> list[tuple[_Bucket, int]]:
+def _sql_buckets(conn: sqlite3.Connection) -> list[tuple[Bucket, int]]:
     # In aw-server-rust, buckets.name is the bucket id clients use; buckets.id is the
     # integer row events point at (events.bucketrow).
     rows = conn.execute("SELECT id, name, type, hostname FROM buckets ORDER BY name, id")
     return [
-        (_Bucket(clean_name(name), clean_name(type_), clean_name(host)), int(rowid))
+        (Bucket(clean_name(name), clean_name(type_), clean_name(host)), int(rowid))
         for rowid, name, type_, host in rows
     ]
 
 
-def _sql_event(bid: str, row: tuple[object, ...]) -> _Event | Rejected:
+def _sql_event(bid: str, row: tuple[object, ...]) -> Event | Rejected:
     event_id, start_ns, end_ns, data_text = row
     label = str(event_id)
     if not _is_int(start_ns) or not _is_int(end_ns):
@@ -505,16 +376,16 @@ def _sql_event(bid: str, row: tuple[object, ...]) -> _Event | Rejected:
         return Rejected(bid, label, f"bad timestamp: {exc}")
     if end_ns < start_ns:
         return Rejected(bid, label, "negative duration", start_ms)
-    data = _json_object(data_text)
+    data = json_object(data_text)
     if data is None:
         return Rejected(bid, label, "data is not a JSON object", start_ms)
     dur_ms = (end_ns - start_ns + _NS_PER_MS // 2) // _NS_PER_MS  # half up
     if start_ms + dur_ms >= MAX_TS_MS:
         return Rejected(bid, label, _ENDS_TOO_LATE, start_ms)
-    return _Event(bid, label, event_id if _is_int(event_id) else None, start_ms, dur_ms, data)
+    return Event(bid, label, event_id if _is_int(event_id) else None, start_ms, dur_ms, data)
 
 
-def _json_object(text: object) -> dict[str, object] | None:
+def json_object(text: object) -> dict[str, object] | None:
     if not isinstance(text, str | bytes):
         return None
     try:
@@ -522,229 +393,3 @@ def _json_object(text: object) -> dict[str, object] | None:
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
-
-
-# ---------------------------------------------------------------------------------------
-# Bucket meanings
-
-
-def _window_row(e: _Event, bucket: _Bucket) -> _WindowRow | Rejected:
-    app = clean_name(e.data.get("app"))
-    if not app:
-        return Rejected(e.bucket, e.row, "empty app", e.start_ms)
-    title = clean_name(e.data.get("title"))
-    return _WindowRow(
-        e.bucket,
-        e.row,
-        e.event_id,
-        e.start_ms,
-        e.dur_ms,
-        app,
-        title,
-        bucket.hostname,
-        _data_key(e.data),
-    )
-
-
-def _data_key(data: Mapping[str, object]) -> str:
-    """The data as one comparable string: upstream's flood merges only equal data."""
-    return json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
-
-
-def _web_event(e: _Event, bucket: _Bucket) -> _WebEvent | Rejected:
-    url = clean_name(e.data.get("url"))
-    if not url:
-        return Rejected(e.bucket, e.row, "empty url", e.start_ms)
-    return _WebEvent(
-        e.start_ms,
-        e.start_ms + e.dur_ms,
-        url,
-        e.data.get("audible") is True,
-        _data_key(e.data),
-        bucket.bid,
-        bucket.hostname,
-    )
-
-
-def _afk_event(e: _Event, bucket: _Bucket) -> _AfkEvent | Rejected:
-    status = e.data.get("status")
-    if status not in ("afk", "not-afk"):
-        return Rejected(e.bucket, e.row, "bad afk status", e.start_ms)
-    return _AfkEvent(e.start_ms, e.start_ms + e.dur_ms, status == "afk", bucket.hostname)
-
-
-def _assign_ids(rows: list[_WindowRow]) -> tuple[list[tuple[int, _WindowRow]], list[Rejected]]:
-    """Row ids that do not depend on file order; repeats of an id are rejected."""
-    ordered = sorted(rows, key=_row_order)
-    next_id = max((r.event_id for r in rows if r.event_id is not None), default=0) + 1
-    seen: set[int] = set()
-    kept: list[tuple[int, _WindowRow]] = []
-    rejected: list[Rejected] = []
-    for row in ordered:
-        rid = row.event_id
-        if rid is None:
-            rid, next_id = next_id, next_id + 1
-        if rid in seen:
-            rejected.append(Rejected(row.bucket, row.row, "duplicate id", row.start_ms))
-            continue
-        seen.add(rid)
-        kept.append((rid, row))
-    return kept, rejected
-
-
-def _row_order(r: _WindowRow) -> tuple[int, int, str, str, str, str, int]:
-    return (
-        r.start_ms,
-        r.dur_ms,
-        r.app,
-        r.title,
-        r.data_key,
-        r.bucket,
-        -1 if r.event_id is None else r.event_id,
-    )
-
-
-# ---------------------------------------------------------------------------------------
-# ActivityWatch's rules, host by host (aw_rules)
-
-
-def _apply_rules(
-    rows: list[tuple[int, _WindowRow]],
-    webs: list[_WebEvent],
-    afk: list[_AfkEvent],
-    afk_hosts: set[str],
-    audible_active: bool,
-) -> tuple[list[Snapshot], list[Span], list[str]]:
-    """Credited pieces as Snapshots, away spans no piece overlaps, and notes for
-    blind_spots (hosts without an AFK bucket)."""
-    hosts = sorted({r.device for _, r in rows})
-    web_hosts = {w.hostname for w in webs}
-    snaps: list[Snapshot] = []
-    notes: list[str] = []
-    for host in hosts:
-        windows = [
-            Ev(r.start_ms, r.dur_ms, r.data_key, (rid, r), (r.dur_ms, r.data_key, rid))
-            for rid, r in rows
-            if r.device == host
-        ]
-        host_afk = None
-        if host in afk_hosts:
-            host_afk = [
-                Ev(a.start_ms, a.end_ms - a.start_ms, st, None, (a.end_ms - a.start_ms, st))
-                for a in afk
-                if a.hostname == host
-                for st in ("afk" if a.afk else "not-afk",)
-            ]
-        else:
-            notes.append(
-                f"host {host or '(unnamed)'!r} has no AFK bucket: its window time is"
-                " credited as recorded"
-            )
-        # The web UI takes a host's own web buckets, else those of an unknown host.
-        web_host = host if host in web_hosts else None
-        web: dict[str, list[Ev]] = {}
-        for w in webs:
-            if w.hostname == host or (web_host is None and w.hostname.casefold() in _NO_HOST):
-                web.setdefault(w.bucket, []).append(
-                    Ev(
-                        w.start_ms,
-                        w.end_ms - w.start_ms,
-                        w.data_key,
-                        (w.url, w.audible),
-                        (w.end_ms - w.start_ms, w.data_key),
-                    )
-                )
-        pieces, _ = host_pieces(
-            HostInput(windows, host_afk, web, _app_of), audible_active=audible_active
-        )
-        taken: set[int] = set()
-        for p in pieces:
-            rid, r = cast(tuple[int, _WindowRow], p.ref)
-            snaps.append(
-                Snapshot(
-                    row_id=_piece_id(rid, p.start - p.origin, taken),
-                    ts_ms=p.start,
-                    app=r.app,
-                    title=clip_title(r.title),
-                    url=p.url,
-                    device=host,
-                    dur_ms=p.end - p.start,
-                )
-            )
-    if webs:
-        notes.append(
-            "audible browser tabs count as active time, as ActivityWatch's web UI counts them"
-            if audible_active
-            else "audible browser tabs without input are not active time (--no-audible-active)"
-        )
-    snaps.sort(key=lambda s: (s.ts_ms, s.row_id, s.device))
-    credited = _merge((s.ts_ms, s.ts_ms + (s.dur_ms or 0)) for s in snaps)
-    recorded_away = _merge((a.start_ms, a.end_ms) for a in afk if a.afk)
-    away = _subtract(recorded_away, credited)
-    return snaps, [Span(s, e) for s, e in away], notes
-
-
-# Row ids of the later pieces of a window event (cut by AFK time or split by URL): the
-# event's id plus (seconds from the flooded event's start + 1) * 2**31, so every Snapshot
-# keeps a distinct id (frame ids are F<row id>), each the same whatever window is read,
-# and all below 2**53 (exact in any JSON reader).
-PIECE_ID_STRIDE = 2**31
-
-
-def _piece_id(rid: int, offset_ms: int, taken: set[int]) -> int:
-    pid = rid if offset_ms <= 0 else rid + (offset_ms // 1000 + 1) * PIECE_ID_STRIDE
-    while pid in taken:  # two pieces of one event within one second
-        pid += PIECE_ID_STRIDE
-    taken.add(pid)
-    return pid
-
-
-def _app_of(ref: object) -> str:
-    return cast(tuple[int, _WindowRow], ref)[1].app
-
-
-def _subtract(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Merged span list ``a`` without the merged span list ``b``."""
-    if not a:
-        return []
-    return _intersect(a, _complement(b, a[0][0], a[-1][1]))
-
-
-def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Union of half-open spans, sorted; empty spans dropped, touching ones joined."""
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(s for s in spans if s[1] > s[0]):
-        if out and start <= out[-1][1]:
-            if end > out[-1][1]:
-                out[-1] = (out[-1][0], end)
-        else:
-            out.append((start, end))
-    return out
-
-
-def _intersect(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Intersection of two merged, sorted span lists."""
-    out: list[tuple[int, int]] = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if start < end:
-            out.append((start, end))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return out
-
-
-def _complement(spans: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
-    """[lo, hi) minus a merged, sorted span list."""
-    out: list[tuple[int, int]] = []
-    cursor = lo
-    for start, end in spans:
-        if start > cursor:
-            out.append((cursor, min(start, hi)))
-        cursor = max(cursor, end)
-    if cursor < hi:
-        out.append((cursor, hi))
-    return [s for s in out if s[1] > s[0]]

@@ -1,7 +1,7 @@
 """The other places ActivityWatch keeps its data: the Python ``aw-server``'s own SQLite
 file (peewee: ``bucketmodel`` / ``eventmodel``) and a running server's REST API
 (``http://127.0.0.1:5600``). Both give the same buckets and events as an export, and the
-same rules apply (``activitywatch.events_capture``).
+same rules apply (``aw_capture.events_capture``).
 
 The peewee file (aw-core ``aw_datastore/storages/peewee.py``): ``bucketmodel`` (``key``
 the integer row, ``id`` the bucket id, ``type``, ``hostname``), ``eventmodel``
@@ -27,15 +27,9 @@ from pathlib import Path
 from ..errors import SourceError
 from ..model import Capture, Rejected
 from ..text import clean_name
-from .activitywatch import (
-    KIND,
-    WINDOW_TYPE,
-    _Bucket,
-    _Event,
-    _json_event,
-    _json_object,
-    events_capture,
-)
+from .activitywatch import json_event, json_object
+from .aw_capture import events_capture
+from .aw_records import KIND, WINDOW_TYPE, Bucket, Event
 from .base import READ_MARGIN_MS, Source, connect_ro, table_columns, tables
 
 PEEWEE_TABLES = {"bucketmodel", "eventmodel"}
@@ -68,7 +62,7 @@ class AWPeeweeSource(Source):
                 "SELECT key, id, type, hostname FROM bucketmodel ORDER BY id, key"
             ).fetchall()
             self._buckets = [
-                (_Bucket(clean_name(bid), clean_name(t), clean_name(h)), int(key))
+                (Bucket(clean_name(bid), clean_name(t), clean_name(h)), int(key))
                 for key, bid, t, h in rows
             ]
             if not any(b.type == WINDOW_TYPE for b, _ in self._buckets):
@@ -92,7 +86,7 @@ class AWPeeweeSource(Source):
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
-        out: list[tuple[_Bucket, list[_Event | Rejected]]] = []
+        out: list[tuple[Bucket, list[Event | Rejected]]] = []
         for bucket, key in self._buckets:
             since = _utc(lo) - timedelta(seconds=self._longest[key]) - _TEXT_SLACK
             until = _utc(hi) + _TEXT_SLACK
@@ -103,9 +97,9 @@ class AWPeeweeSource(Source):
             )
             events = []
             for i, (eid, stamp, dur, datastr) in enumerate(cur):
-                data = _json_object(datastr)
+                data = json_object(datastr)
                 raw = {"id": eid, "timestamp": stamp, "duration": _decimal(dur), "data": data}
-                events.append(_json_event(bucket.bid, i, raw))
+                events.append(json_event(bucket.bid, i, raw))
             out.append((bucket, [e for e in events if _near(e, lo, hi)]))
         return events_capture(out, lo, hi, audible_active=self._audible)
 
@@ -130,7 +124,7 @@ def _decimal(value: object) -> object:
     return value
 
 
-def _near(e: _Event | Rejected, lo: int, hi: int) -> bool:
+def _near(e: Event | Rejected, lo: int, hi: int) -> bool:
     if isinstance(e, Rejected):
         return True
     return e.start_ms < hi and e.start_ms + e.dur_ms >= lo
@@ -174,7 +168,7 @@ class AWRestSource(Source):
         if not isinstance(listing, dict):
             raise SourceError(f"{self.url}: /api/0/buckets/ did not answer with an object")
         self._buckets = [
-            _Bucket(clean_name(bid), clean_name(meta.get("type")), clean_name(meta.get("hostname")))
+            Bucket(clean_name(bid), clean_name(meta.get("type")), clean_name(meta.get("hostname")))
             for bid, meta in sorted(listing.items(), key=lambda kv: str(kv[0]))
             if isinstance(meta, dict)
         ]
@@ -204,13 +198,13 @@ class AWRestSource(Source):
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
         query = {"start": _utc(lo).isoformat(), "end": _utc(hi).isoformat()}
-        out: list[tuple[_Bucket, list[_Event | Rejected]]] = []
+        out: list[tuple[Bucket, list[Event | Rejected]]] = []
         for bucket in self._buckets:
             route = f"/api/0/buckets/{urllib.parse.quote(bucket.bid, safe='')}/events"
             got = self._get(route, query)
             if not isinstance(got, list):
                 raise SourceError(f"{self.url}: {route} did not answer with a list")
-            out.append((bucket, [_json_event(bucket.bid, i, ev) for i, ev in enumerate(got)]))
+            out.append((bucket, [json_event(bucket.bid, i, ev) for i, ev in enumerate(got)]))
         return events_capture(out, lo, hi, audible_active=self._audible)
 
     def close(self) -> None:
