@@ -19,7 +19,8 @@ Layers, lowest first (a module may import its own layer and any lower one):
 rank  layer        modules
 ====  ===========  ==================================================================
 0     foundation   errors, model, records, window, timeparse, text, fasthash, recache,
-                   progress, demo_constants, the package root (version)
+                   progress, demo_constants, doc_types (the document's shape as
+                   types), the package root (version)
 1     rules        entities (URL and title rule tables, one matcher)
 2     sources      sources (one reader per store family)
 3     compile      compile (pure passes: capture → document)
@@ -61,6 +62,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.recache",
             "actframes.progress",
             "actframes.demo_constants",
+            "actframes.doc_types",
         ),
     ),
     ("rules", ("actframes.entities",)),

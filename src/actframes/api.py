@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .cache import DocCache
     from .emit.context import to_context
     from .emit.context_parse import parse_context
+    from .doc_types import CommsView
     from .emit.json_out import to_json
     from .emit.markdown import to_markdown
     from .emit.yaml_out import to_yaml
@@ -61,7 +62,7 @@ def compile_window(source: Source, window: Window, options: Options | None = Non
     return compile_capture(cap, window, options)
 
 
-def compile_comms(source: Source, window: Window, options: Options | None = None) -> Doc:
+def compile_comms(source: Source, window: Window, options: Options | None = None) -> CommsView:
     """The communications view of a window: e-mail, chat, meeting and social-inbox
     surfaces with their conversations (``compile/comms.py``)."""
     from .compile.comms import communications

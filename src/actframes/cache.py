@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import __version__
 from .compile.document import Doc
@@ -78,7 +78,10 @@ class DocCache:
         elif digest is None or stored.get("digest") != digest:
             return None
         doc = stored.get("doc")
-        return doc if isinstance(doc, dict) else None
+        # The boundary where a document comes back from disk: an entry this cache wrote
+        # from a compiled document, served only for the digest or fingerprint it was made
+        # from, so its shape is the compiler's (an unreadable entry counts as absent).
+        return cast(Doc, doc) if isinstance(doc, dict) else None
 
     def put(self, path: Path, digest: str, doc: Doc, fingerprint: str | None = None) -> None:
         import tempfile  # only when writing: ~4 ms to import

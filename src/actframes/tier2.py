@@ -24,6 +24,7 @@ from typing import Any
 
 from .compile.document import Doc
 from .compile.ranges import expand
+from .doc_types import Frame, Inferred
 from .errors import UsageError
 
 CONFIDENCE = ("high", "medium", "speculative")
@@ -98,10 +99,12 @@ def _entry_problems(e: Any, frames: dict[Any, Any], cited: set[int]) -> list[str
 
 def strip(doc: Doc) -> Doc:
     """The Tier-1 document: everything but ``inferred``."""
-    return {k: v for k, v in doc.items() if k != "inferred"}
+    out = doc.copy()
+    out.pop("inferred", None)
+    return out
 
 
-def merge(doc: Doc, entries: list[dict[str, Any]]) -> Doc:
+def merge(doc: Doc, entries: list[Inferred]) -> Doc:
     """``doc`` with ``entries`` added to its Tier-2 layer, refused if any is malformed."""
     out = copy.deepcopy(strip(doc))
     out["inferred"] = [*doc.get("inferred", []), *entries]
@@ -158,10 +161,10 @@ def load_rules(text: str, where: str = "rules") -> list[Rule]:
     return rules
 
 
-def label_frames(doc: Doc, rules: list[Rule]) -> list[dict[str, Any]]:
+def label_frames(doc: Doc, rules: list[Rule]) -> list[Inferred]:
     """One entry per rule that matches any frame: confidence high (the user wrote the
     rule), evidence the matching frames in document order."""
-    entries = []
+    entries: list[Inferred] = []
     for rule in rules:
         ids = [f["id"] for f in doc.get("frames", []) if _matches(rule, f)]
         if ids:
@@ -175,7 +178,7 @@ def label_frames(doc: Doc, rules: list[Rule]) -> list[dict[str, Any]]:
     return entries
 
 
-def _matches(rule: Rule, f: dict[str, Any]) -> bool:
+def _matches(rule: Rule, f: Frame) -> bool:
     if rule.app and not rule.app.search(f.get("app", "")):
         return False
     if rule.site and not rule.site.search(f.get("site") or ""):

@@ -8,6 +8,7 @@ store changed since the document was made (digest mismatch) and which days that 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,13 +140,16 @@ _SKIP_TOP = {"frames", "inferred"}
 
 
 def _compare_top(doc: Doc, fresh: Doc, report: Report) -> None:
-    for key in fresh:
+    # Field by field, whatever the keys: the document may come from any file.
+    theirs: Mapping[str, object] = doc
+    ours: Mapping[str, object] = fresh
+    for key in ours:
         if key in _SKIP_TOP or key == "source":
             continue
-        _diff(key, "", fresh.get(key), doc.get(key), report)
-    for key in doc:
-        if key not in fresh and key not in _SKIP_TOP:
-            report.differences.append(Difference(key, "", None, doc[key]))
+        _diff(key, "", ours.get(key), theirs.get(key), report)
+    for key in theirs:
+        if key not in ours and key not in _SKIP_TOP:
+            report.differences.append(Difference(key, "", None, theirs[key]))
     if doc.get("source", {}).get("kind") != fresh["source"]["kind"]:
         report.differences.append(
             Difference("source", "kind", fresh["source"]["kind"], doc.get("source", {}).get("kind"))
@@ -153,8 +157,11 @@ def _compare_top(doc: Doc, fresh: Doc, report: Report) -> None:
 
 
 def _compare_frames(doc: Doc, fresh: Doc, report: Report) -> None:
-    theirs = {f.get("id"): f for f in doc.get("frames", []) if isinstance(f, dict)}
-    ours = {f["id"]: f for f in fresh["frames"]}
+    # Frames as plain mappings: compared key by key, whatever keys the document's have.
+    theirs: dict[object, Mapping[str, object]] = {
+        f.get("id"): f for f in doc.get("frames", []) if isinstance(f, dict)
+    }
+    ours: dict[str, Mapping[str, object]] = {f["id"]: f for f in fresh["frames"]}
     for fid, f in ours.items():
         if fid not in theirs:
             report.differences.append(Difference(fid, "frame", "present", "missing"))
@@ -164,9 +171,9 @@ def _compare_frames(doc: Doc, fresh: Doc, report: Report) -> None:
         for key in theirs[fid]:
             if key not in f:
                 report.differences.append(Difference(fid, key, None, theirs[fid][key]))
-    for fid in theirs:
-        if fid not in ours:
-            report.differences.append(Difference(str(fid), "frame", "missing", "present"))
+    for other in theirs:
+        if other not in ours:
+            report.differences.append(Difference(str(other), "frame", "missing", "present"))
 
 
 def _diff(where: str, path: str, expected: Any, found: Any, report: Report) -> None:

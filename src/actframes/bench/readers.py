@@ -23,10 +23,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from ..compile.site import site_of
+from ..doc_types import Document
 from ..emit.context_parse import parse_context
 from .questions import Question
 
@@ -272,7 +273,9 @@ def _page_item(item: str) -> tuple[str, str] | None:
 
 def read_json(text: str, day: str) -> Knowledge:
     d = date.fromisoformat(day)
-    doc = json.loads(text)
+    # The representation under test is the compiler's own JSON document, so its shape is
+    # the Document type; the reader's field accesses are checked against it from here.
+    doc = cast(Document, json.loads(text))
     apps: dict[str, float] = {}
     keys: dict[str, int] = {}
     sites: dict[str, float] = {}
@@ -286,8 +289,9 @@ def read_json(text: str, day: str) -> Knowledge:
     cov = doc["coverage"]
     away = [(_iso_minutes(a["start"], d), _iso_minutes(a["end"], d)) for a in cov.get("away", [])]
     gaps = [(_iso_minutes(g["start"], d), _iso_minutes(g["end"], d)) for g in cov["gaps"]]
-    if cov.get("first"):
-        k.first, k.last = _adjust(_iso_minutes(cov["first"], d), _iso_minutes(cov["last"], d), away)
+    first, last = cov["first"], cov["last"]  # both null, or both set
+    if first and last:
+        k.first, k.last = _adjust(_iso_minutes(first, d), _iso_minutes(last, d), away)
         k.breaks = _breaks([*gaps, *away], k.first, k.last, join=1.0 - 1e-6)
     k.frames = [
         (f["app"], _iso_minutes(f["start"], d), float(f["active_s"])) for f in doc["frames"]

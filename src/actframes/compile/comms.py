@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
+from ..doc_types import (
+    CommsView,
+    Conversation,
+    ConversationsOmitted,
+    LedgerEntry,
+    Surface,
+)
 from ..entities import clean_title
 from ..entities.surfaces import names_conversation, names_something, surface_of
 from ..entities.title_rules import app_family, normalise_app
-from .document import Clock, Doc, input_obj
+from .document import Clock, Doc, input_obj, site_key
 from .entities import row_ref
 from .ledger import round_half_up_s
 from .pieces import Piece, Row
@@ -46,7 +53,7 @@ SurfaceKey = tuple[str, str, str | None]  # (kind, app, site)
 ConvKey = tuple[str, str]  # (kind, entity), or ("title", cleaned title)
 
 
-def communications(doc: Doc, frames: Sequence[Piece]) -> Doc:
+def communications(doc: Doc, frames: Sequence[Piece]) -> CommsView:
     """The communications view of a compiled window."""
     clock = Clock(doc["window"]["tz"])
     parent: dict[int, str] = {}
@@ -75,7 +82,7 @@ def communications(doc: Doc, frames: Sequence[Piece]) -> Doc:
                 (r, p, _conversation(ref, app, site, title), title)
             )
 
-    ledger = {(e["app"], e.get("site")): e["active_s"] for e in doc["ledger"]}
+    ledger = {_key(e): e["active_s"] for e in doc["ledger"]}
     surfaces = [_surface(key, got, ledger, key_ms, parent, clock) for key, got in rows.items()]
     surfaces.sort(key=lambda s: (-s["active_s"], s["first"], s["app"], s.get("site") or ""))
     return {
@@ -90,6 +97,10 @@ def communications(doc: Doc, frames: Sequence[Piece]) -> Doc:
         },
         "surfaces": surfaces,
     }
+
+
+def _key(e: LedgerEntry) -> tuple[str, str | None]:
+    return e["app"], e.get("site")
 
 
 def _conversation(
@@ -137,7 +148,7 @@ def _surface(
     key_ms: dict[tuple[str, str | None], int],
     parent: dict[int, str],
     clock: Clock,
-) -> Doc:
+) -> Surface:
     kind, app, site = key
     got.sort(key=lambda t: (t[0].start_ms, t[0].snap.row_id))
     ms = sum(r.credit_ms for r, *_ in got)
@@ -180,37 +191,57 @@ def _surface(
     for p in visits.values():
         for name, n in p.input.items():
             counts[name] = counts.get(name, 0) + n
-    obj: Doc = {"kind": kind, "app": app}
-    if site is not None:
-        obj["site"] = site
-    obj["active_s"] = active_s
-    if not whole:
-        # Part of an (app, site) ledger entry: the rest of the site is something else.
-        obj["part_of_ledger_s"] = ledger.get((app, site), 0)
-    obj["visits"] = len(visits)
-    obj["first"] = clock.iso(got[0][0].start_ms)
-    obj["last"] = clock.iso(max(r.end_ms for r, *_ in got))
-    obj["input"] = input_obj(counts)
-    obj["conversations"] = conversations
+    part: _PartKey = {} if whole else {"part_of_ledger_s": ledger.get((app, site), 0)}
+    more: _OmittedKey = {}
     if len(order) > len(shown):
-        obj["omitted"] = {"conversations": len(order) - len(shown), "active_s": hidden_s}
-    obj["unnamed_s"] = shares[-1]
-    obj["evidence"] = {"frames": ",".join(dict.fromkeys(parent[id(p)] for p in visits.values()))}
-    return obj
+        more = {"omitted": {"conversations": len(order) - len(shown), "active_s": hidden_s}}
+    return {
+        "kind": kind,
+        "app": app,
+        **site_key(site),
+        "active_s": active_s,
+        # Part of an (app, site) ledger entry: the rest of the site is something else.
+        **part,
+        "visits": len(visits),
+        "first": clock.iso(got[0][0].start_ms),
+        "last": clock.iso(max(r.end_ms for r, *_ in got)),
+        "input": input_obj(counts),
+        "conversations": conversations,
+        **more,
+        "unnamed_s": shares[-1],
+        "evidence": {"frames": ",".join(dict.fromkeys(parent[id(p)] for p in visits.values()))},
+    }
 
 
-def _conv_obj(key: ConvKey, c: dict[str, Any], active_s: int, clock: Clock) -> Doc:
+# A surface's and a conversation's optional keys, empty when absent (as in document.py).
+class _PartKey(TypedDict, total=False):
+    part_of_ledger_s: int
+
+
+class _OmittedKey(TypedDict, total=False):
+    omitted: ConversationsOmitted
+
+
+class _Named(TypedDict, total=False):
+    entity: str
+    title: str
+    titles: list[str]
+
+
+def _conv_obj(key: ConvKey, c: dict[str, Any], active_s: int, clock: Clock) -> Conversation:
     kind, name = key
-    obj: Doc = {"kind": kind}
-    obj["title" if kind == "title" else "entity"] = name
+    named: _Named = {"title": name} if kind == "title" else {"entity": name}
     if kind != "title" and c["titles"]:
-        obj["titles"] = list(c["titles"])
-    obj["active_s"] = active_s
-    obj["visits"] = c["visits"]
-    obj["first"] = clock.iso(c["first"])
-    obj["last"] = clock.iso(c["last"])
-    obj["evidence"] = {"frames": ",".join(c["frames"]), "rows": compact(c["rows"])}
-    return obj
+        named["titles"] = list(c["titles"])
+    return {
+        "kind": kind,
+        **named,
+        "active_s": active_s,
+        "visits": c["visits"],
+        "first": clock.iso(c["first"]),
+        "last": clock.iso(c["last"]),
+        "evidence": {"frames": ",".join(c["frames"]), "rows": compact(c["rows"])},
+    }
 
 
 def _largest_remainder(ms: list[int], total_s: int) -> list[int]:
@@ -226,7 +257,7 @@ def _largest_remainder(ms: list[int], total_s: int) -> list[int]:
     return floors
 
 
-def _by_kind(surfaces: Sequence[Doc]) -> dict[str, int]:
+def _by_kind(surfaces: Sequence[Surface]) -> dict[str, int]:
     out: dict[str, int] = {}
     for s in surfaces:
         out[s["kind"]] = out.get(s["kind"], 0) + s["active_s"]

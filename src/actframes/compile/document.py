@@ -9,14 +9,34 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from operator import attrgetter
-from typing import Any
+from typing import TypedDict
 from zoneinfo import ZoneInfo
 
+from ..doc_types import (
+    Compiled,
+    Coverage,
+    Document,
+    Evidence,
+    Frame,
+    Host,
+    InputCounts,
+    Interruption,
+    Omitted,
+    OmittedBy,
+    PageRef,
+    Period,
+    Reattributed,
+    RejectedRows,
+    UnattributedInput,
+    ViewedRef,
+    WindowInfo,
+)
+from ..doc_types import LedgerEntry as LedgerLine
 from ..model import Capture, Rejected, Span
 from ..records import FrozenRecord
 from ..text import MAX_NAME_CHARS, safe_field
 from ..window import Window, zone
-from .attribute import INPUT_FIELDS, Unattributed
+from .attribute import Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
 from .entities import PAGE, clean_title, row_ref
 from .labels import Shown, label, merge
@@ -30,7 +50,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Fields of every row, read in C (a day has tens of thousands of rows).
 _ROW_ID, _START, _END = attrgetter("snap.row_id"), attrgetter("start_ms"), attrgetter("end_ms")
 
-Doc = dict[str, Any]
+Doc = Document  # the name the rest of the package imports (types in ``doc_types``)
 
 
 class Hidden(FrozenRecord):
@@ -40,9 +60,9 @@ class Hidden(FrozenRecord):
 
     frames: int
     active_s: int
-    reason: dict[str, Any]
+    reason: OmittedBy | None
 
-    def __init__(self, frames: int, active_s: int, reason: dict[str, Any]) -> None:
+    def __init__(self, frames: int, active_s: int, reason: OmittedBy | None) -> None:
         init = object.__setattr__
         init(self, "frames", frames)
         init(self, "active_s", active_s)
@@ -60,8 +80,15 @@ class Clock:
         return dt.isoformat(timespec="seconds")
 
 
-def input_obj(counts: dict[str, int]) -> dict[str, int]:
-    return {name: counts.get(name, 0) for name in INPUT_FIELDS.values()}
+def input_obj(counts: dict[str, int]) -> InputCounts:
+    get = counts.get
+    return {
+        "keys": get("keys", 0),
+        "clicks": get("clicks", 0),
+        "scrolls": get("scrolls", 0),
+        "copies": get("copies", 0),
+        "pastes": get("pastes", 0),
+    }
 
 
 def titles(rows: Sequence[Row]) -> list[str]:
@@ -136,22 +163,22 @@ def views(rows: Sequence[Row]) -> PieceViews:
     return PieceViews(seen, shown)
 
 
-def pages(pv: PieceViews) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def pages(pv: PieceViews) -> list[PageRef]:
+    out: list[PageRef] = []
     for (kind, entity), (n, _) in pv.views.items():
-        item: dict[str, Any] = {"kind": kind, "entity": entity}
         name = label(entity, pv.shown.get((kind, entity), {}))
-        if name is not None:
-            item["label"] = name
-        if n > 1:
-            item["count"] = n
-        out.append(item)
+        count: _CountKey = {"count": n} if n > 1 else {}
+        out.append({"kind": kind, "entity": entity, **_label_key(name), **count})
     return out
+
+
+def _label_key(name: str | None) -> _LabelKey:
+    return {} if name is None else {"label": name}
 
 
 def viewed(
     pieces: Sequence[Piece], clock: Clock, views_of: dict[int, PieceViews]
-) -> list[dict[str, Any]]:
+) -> list[ViewedRef]:
     """Every typed reference (any kind but ``page``) seen in any frame or interruption,
     before filtering: its label, first view and number of views, in order of first view."""
     merged: Views = {}
@@ -170,87 +197,112 @@ def viewed(
             if ref in pv.shown:
                 merge(shown.setdefault(ref, {}), pv.shown[ref])
     order = sorted(merged.items(), key=lambda kv: (kv[1][1], kv[0]))
-    out: list[dict[str, Any]] = []
+    out: list[ViewedRef] = []
     for (kind, entity), (n, first) in order:
-        item: dict[str, Any] = {"kind": kind, "entity": entity}
         name = label(entity, shown.get((kind, entity), {}))
-        if name is not None:
-            item["label"] = name
-        item.update(first=clock.iso(first), views=n)
-        out.append(item)
+        out.append(
+            {
+                "kind": kind,
+                "entity": entity,
+                **_label_key(name),
+                "first": clock.iso(first),
+                "views": n,
+            }
+        )
     return out
 
 
-def evidence(piece: Piece) -> dict[str, str]:
+def evidence(piece: Piece) -> Evidence:
     return {
         "rows": compact(map(_ROW_ID, piece.rows)),
         "events": compact(piece.event_ids),
     }
 
 
-def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> Doc:
-    obj: Doc = {"id": f.id, "app": f.app}
-    if f.site is not None:
-        obj["site"] = f.site
-    if f.device:
-        obj["device"] = f.device
-    obj["start"] = clock.iso(f.start_ms)
-    obj["end"] = clock.iso(f.end_ms)
-    obj["active_s"] = f.active_s
-    obj["wall_s"] = round_half_up_s(f.end_ms - f.start_ms)
-    obj["titles"] = titles(f.rows)
-    obj["pages"] = pages(views_of[id(f)])
-    obj["input"] = input_obj(f.input)
-    obj["interruptions"] = [
-        interruption_obj(i, clock) for i in sorted(f.interruptions, key=lambda p: p.start_ms)
-    ]
-    obj["evidence"] = evidence(f)
-    return obj
+# The document's optional keys, each as a mapping of its own that is empty when the key
+# has no value: ``{..., **site_key(site), ...}`` keeps the key in its place, and mypy checks
+# the whole object against its TypedDict.
+class SiteKey(TypedDict, total=False):
+    site: str
 
 
-def interruption_obj(i: Piece, clock: Clock) -> Doc:
-    obj: Doc = {"app": i.app}
-    if i.site is not None:
-        obj["site"] = i.site
-    obj["at"] = clock.iso(i.start_ms)
-    obj["active_s"] = i.active_s
-    obj["input"] = input_obj(i.input)
-    obj["evidence"] = evidence(i)
-    return obj
+class _DeviceKey(TypedDict, total=False):
+    device: str
 
 
-def ledger_obj(e: LedgerEntry) -> Doc:
-    obj: Doc = {"app": e.app}
-    if e.site is not None:
-        obj["site"] = e.site
-    obj.update({"active_s": e.active_s, "keys": e.keys, "clicks": e.clicks})
-    return obj
+class _LabelKey(TypedDict, total=False):
+    label: str
 
 
-def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> Doc:
-    """``hosts``: the ledger per machine, for ActivityWatch captures of several hosts
-    (absent otherwise, so one machine's document is unchanged)."""
-    if cap.kind != "activitywatch":
-        return {}
-    per_host = host_ledgers(pieces)
-    if len(per_host) < 2:
-        return {}
+class _CountKey(TypedDict, total=False):
+    count: int
+
+
+def site_key(site: str | None) -> SiteKey:
+    return {} if site is None else {"site": site}
+
+
+def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> Frame:
+    device: _DeviceKey = {"device": f.device} if f.device else {}
     return {
-        "hosts": [
-            {
-                "host": host,
-                "active_s": sum(s for _, _, s in entries),
-                "ledger": [
-                    {"app": app, **({"site": site} if site is not None else {}), "active_s": s}
-                    for app, site, s in entries
-                ],
-            }
-            for host, entries in per_host
-        ]
+        "id": f.id,
+        "app": f.app,
+        **site_key(f.site),
+        **device,
+        "start": clock.iso(f.start_ms),
+        "end": clock.iso(f.end_ms),
+        "active_s": f.active_s,
+        "wall_s": round_half_up_s(f.end_ms - f.start_ms),
+        "titles": titles(f.rows),
+        "pages": pages(views_of[id(f)]),
+        "input": input_obj(f.input),
+        "interruptions": [
+            interruption_obj(i, clock) for i in sorted(f.interruptions, key=lambda p: p.start_ms)
+        ],
+        "evidence": evidence(f),
     }
 
 
-def span_list(spans: Sequence[Span], clock: Clock) -> list[Doc]:
+def interruption_obj(i: Piece, clock: Clock) -> Interruption:
+    return {
+        "app": i.app,
+        **site_key(i.site),
+        "at": clock.iso(i.start_ms),
+        "active_s": i.active_s,
+        "input": input_obj(i.input),
+        "evidence": evidence(i),
+    }
+
+
+def ledger_obj(e: LedgerEntry) -> LedgerLine:
+    return {
+        "app": e.app,
+        **site_key(e.site),
+        "active_s": e.active_s,
+        "keys": e.keys,
+        "clicks": e.clicks,
+    }
+
+
+def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> list[Host] | None:
+    """``hosts``: the ledger per machine, for ActivityWatch captures of several hosts
+    (absent otherwise, so one machine's document is unchanged)."""
+    if cap.kind != "activitywatch":
+        return None
+    per_host = host_ledgers(pieces)
+    if len(per_host) < 2:
+        return None
+    return [
+        {
+            "host": host,
+            "active_s": sum(s for _, _, s in entries),
+            "ledger": [{"app": app, **site_key(site), "active_s": s} for app, site, s in entries],
+        }
+        for host, entries in per_host
+    ]
+
+
+def span_list(spans: Sequence[Span], clock: Clock) -> list[Period]:
     return [
         {
             "start": clock.iso(s.start_ms),
@@ -262,7 +314,7 @@ def span_list(spans: Sequence[Span], clock: Clock) -> list[Doc]:
     ]
 
 
-def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
+def rejected_list(rejected: Sequence[Rejected]) -> list[RejectedRows]:
     groups: dict[tuple[str, str], list[str]] = {}
     # Table names (an export's bucket ids) and row labels come from the file: untrusted.
     tables: dict[str, str] = {}
@@ -272,7 +324,7 @@ def rejected_list(rejected: Sequence[Rejected]) -> list[Doc]:
             table = tables[r.table] = safe_field(r.table, MAX_NAME_CHARS)
         row = r.row if _is_int(r.row) else safe_field(r.row, _MAX_ROW_LABEL)
         groups.setdefault((table, r.reason), []).append(row)
-    out = []
+    out: list[RejectedRows] = []
     for (table, reason), rows in sorted(groups.items()):
         ints = [int(x) for x in rows if _is_int(x)]
         others = sorted(x for x in rows if not _is_int(x))
@@ -315,6 +367,24 @@ def _is_int(s: str) -> bool:
     return s.lstrip("-").isdigit()
 
 
+def _with_hosts(doc: Document, hosts: list[Host]) -> Document:
+    """``doc`` with ``hosts`` in its place, after the ledger."""
+    return {
+        "schema_version": doc["schema_version"],
+        "source": doc["source"],
+        "compiled": doc["compiled"],
+        "window": doc["window"],
+        "coverage": doc["coverage"],
+        "ledger": doc["ledger"],
+        "hosts": hosts,
+        "viewed": doc["viewed"],
+        "frames": doc["frames"],
+        "omitted": doc["omitted"],
+        "rejected_rows": doc["rejected_rows"],
+        "blind_spots": doc["blind_spots"],
+    }
+
+
 def assemble(
     *,
     cap: Capture,
@@ -330,8 +400,8 @@ def assemble(
     unattributed: Unattributed,
     interval: bool,
     digest: str,
-    compiled: dict[str, Any],
-    reattributed: dict[str, int],
+    compiled: Compiled,
+    reattributed: Reattributed,
     evidence_max_runs: int | None = None,
     text_notes: Sequence[str] = (),
     reuse: Reuse | None = None,
@@ -346,19 +416,23 @@ def assemble(
         }
         frames = [reuse.get(piece_key(f), partial(frame_obj, f, clock, views_of)) for f in shown]
         reuse.done()
-    win: Doc = {}
-    if window.day is not None:
-        win["day"] = window.day
-    win.update({"start": clock.iso(window.start_ms), "end": clock.iso(window.end_ms)})
-    win["tz"] = window.tz
+    start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
+    win: WindowInfo = (
+        {"start": start, "end": end, "tz": window.tz}
+        if window.day is None
+        else {"day": window.day, "start": start, "end": end, "tz": window.tz}
+    )
     first = min(map(_START, rows), default=None)
     last = max(map(_END, rows), default=None)
-    un: Doc = {"events": len(unattributed.event_ids), **input_obj(unattributed.input)}
     # Past UNATTRIBUTED_MAX_RUNS ranges the ids are found by query instead (SPEC.md §3):
     # a day of stale input would otherwise carry a string of hundreds of kilobytes.
     listed = compact_within(unattributed.event_ids, evidence_max_runs)
-    un["evidence"] = BY_QUERY if listed is None else listed
-    coverage: Doc = {
+    un: UnattributedInput = {
+        "events": len(unattributed.event_ids),
+        **input_obj(unattributed.input),
+        "evidence": BY_QUERY if listed is None else listed,
+    }
+    coverage: Coverage = {
         "first": clock.iso(first) if first is not None else None,
         "last": clock.iso(last) if last is not None else None,
         "active_s": sum(e.active_s for e in ledger),
@@ -370,20 +444,21 @@ def assemble(
         "gaps": span_list(gaps, clock),
         "away": span_list(away, clock),
     }
-    omitted: Doc = {"frames": hidden.frames, "active_s": hidden.active_s}
+    omitted: Omitted = {"frames": hidden.frames, "active_s": hidden.active_s}
     if hidden.reason:
         omitted["by"] = hidden.reason
-    return {
+    doc: Document = {
         "schema_version": SCHEMA_VERSION,
         "source": {"kind": cap.kind, "digest": digest},
         "compiled": compiled,
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
-        **hosts_obj(cap, pieces),
         "viewed": viewed(pieces, clock, views_of),
         "frames": frames,
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),
         "blind_spots": [*blind_spots(cap, interval), *text_notes],
     }
+    hosts = hosts_obj(cap, pieces)
+    return doc if hosts is None else _with_hosts(doc, hosts)

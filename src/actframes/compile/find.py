@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..doc_types import Frame
 from .document import Doc
 
 _WORD = re.compile(r"[^\W_]+")  # "expense_report.py" is two words and an extension
@@ -30,7 +31,7 @@ def query_words(query: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def _fields(frame: Doc) -> tuple[list[str], list[str]]:
+def _fields(frame: Frame) -> tuple[list[str], list[str]]:
     """(where: app, site, interruptions' apps; what: titles and page entities)."""
     where = [frame["app"], frame.get("site") or ""]
     where += [i["app"] for i in frame.get("interruptions", [])]

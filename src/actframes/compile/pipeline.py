@@ -7,6 +7,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
+from ..doc_types import Compiled, Reattributed
 from ..model import Capture, Snapshot, Span
 from ..records import FrozenRecord
 from ..window import Window
@@ -159,7 +160,7 @@ def _reattribute(
     un: Unattributed,
     window: Window,
     segs: dict[int, Any],
-) -> dict[str, int]:
+) -> Reattributed:
     """Stale-event re-attribution (steps/reattribute.py), applied to the events the time
     rule left unattributed — events it placed already agree with their stream. A moved
     event takes its snapshot's time and is attributed again; the rest stay unattributed."""
@@ -183,7 +184,7 @@ def _reattribute(
     return report.summary()
 
 
-def compiled_obj(opts: Options) -> dict[str, object]:
+def compiled_obj(opts: Options) -> Compiled:
     """What the document was compiled with: the compiler, the options and the constants."""
     from .. import __version__
 
@@ -212,7 +213,7 @@ def coverage_gaps(rows: Sequence[Row], session_gap_ms: int, several: bool = True
 def _filter(frames: Sequence[Piece], opts: Options) -> tuple[list[Piece], Hidden]:
     threshold = opts.min_active_s
     if threshold <= 0:
-        return list(frames), Hidden(0, 0, {})
+        return list(frames), Hidden(0, 0, None)
     shown = [f for f in frames if f.active_s >= threshold]
     hidden = [f for f in frames if f.active_s < threshold]
     hidden_s = sum(f.active_s for f in hidden)

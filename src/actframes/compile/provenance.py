@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 from operator import itemgetter
 
+from ..doc_types import CompiledConstants
 from ..model import Capture, Snapshot
 from .constants import GAP_LIST_MIN_MS, MAX_FRAME_TITLES, Rules
 from .place import merge_spans
@@ -84,7 +85,7 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     return h.hexdigest()
 
 
-def constants(rules: Rules) -> dict[str, int]:
+def constants(rules: Rules) -> CompiledConstants:
     return {
         "dwell_cap_ms": rules.dwell_cap_ms,
         "session_gap_ms": rules.session_gap_ms,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..doc_types import CommsView, Conversation, Surface, WindowInfo
 from .durations import fmt_dur
 
-View = dict[str, Any]
+View = CommsView
 
 
-def _when(w: dict[str, Any]) -> str:
+def _when(w: WindowInfo) -> str:
     return f"day {w['day']}" if "day" in w else f"{w['start']} – {w['end']}"
 
 
@@ -17,14 +16,14 @@ def _hm(iso: str) -> str:
     return iso[11:16]
 
 
-def _name(c: dict[str, Any]) -> str:
+def _name(c: Conversation) -> str:
     if c["kind"] == "title":
         return f'"{c["title"]}"'
     label = c["titles"][0] if c.get("titles") else ""
     return f"{c['kind']} {c['entity']}" + (f' ("{label}")' if label else "")
 
 
-def _where(s: dict[str, Any]) -> str:
+def _where(s: Surface) -> str:
     return str(s["app"]) + (f" · {s['site']}" if s.get("site") else "")
 
 

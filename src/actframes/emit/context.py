@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
 from .durations import fmt_dur
 from .tokens import ENCODING, count_tokens, fits
 from .usable import usability_line
@@ -74,7 +75,7 @@ _BARE = re.compile(r"[^\s\";·][^\";·]*[^\s\";·]|[^\s\";·-]")
 
 
 def to_context(
-    doc: dict[str, Any],
+    doc: Document,
     budget: int = DEFAULT_BUDGET,
     fits_budget: Callable[[str, int], bool] = fits,
 ) -> str:
@@ -82,7 +83,7 @@ def to_context(
     fixed part allows; which frames are left out is decided by rank, deterministically."""
     clock = _Clock(doc["window"])
     head = _fixed_lines(doc, clock) + _viewed_lines(doc, clock, VIEWED_LINES)
-    frames: list[dict[str, Any]] = doc["frames"]
+    frames: list[Frame] = doc["frames"]
     lines = [_frame_line(f, clock) for f in frames]
     # Rank: more active time first, then earlier, then id. Shown lines keep time order.
     rank = sorted(range(len(frames)), key=lambda i: (-frames[i]["active_s"], i))
@@ -152,8 +153,8 @@ def _assemble(
     head: list[str],
     frame_lines: list[str],
     total: int,
-    dropped: Sequence[dict[str, Any]],
-    doc: dict[str, Any],
+    dropped: Sequence[Frame],
+    doc: Document,
     budget: int,
 ) -> str:
     out = list(head)
@@ -176,7 +177,7 @@ def _assemble(
     return "\n".join(out) + "\n"
 
 
-def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
+def _fixed_lines(doc: Document, clock: _Clock) -> list[str]:
     w = doc["window"]
     where = f"day {w['day']}" if "day" in w else f"window {w['start']}–{w['end']}"
     offset = w["start"][19:]
@@ -190,7 +191,8 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
     totals = _app_totals(doc["ledger"])
     used = {"unattributed", *(p[0] for p in periods), *(["app totals"] if totals else [])}
     lines.append("# legend: " + SEP.join(text for term, text in LEGEND if term in used))
-    span = f"{clock.t(cov['first'])}–{clock.t(cov['last'])}" if cov["first"] else "none"
+    first, last = cov["first"], cov["last"]  # both null, or both set
+    span = f"{clock.t(first)}–{clock.t(last)}" if first and last else "none"
     un = cov["unattributed_input"]
     lines.append(
         f"coverage {span} · active {fmt_dur(cov['active_s'])} · {cov['rows']} rows"
@@ -217,9 +219,7 @@ def _fixed_lines(doc: dict[str, Any], clock: _Clock) -> list[str]:
     return lines
 
 
-def _periods(
-    gaps: Sequence[dict[str, Any]], away: Sequence[dict[str, Any]]
-) -> list[tuple[str, str, str, int]]:
+def _periods(gaps: Sequence[Period], away: Sequence[Period]) -> list[tuple[str, str, str, int]]:
     """One (kind, start, end, seconds) per period, in time order, so the same stretch is
     never told twice. Gaps and away spans that overlap, or lie within ``PERIOD_JOIN_S`` of
     each other, are one period: ``away`` when recorded away time covers it (to within
@@ -230,7 +230,7 @@ def _periods(
         + [(_epoch(a["start"]), _epoch(a["end"]), "away", a) for a in away],
         key=lambda x: (x[0], x[1], x[2]),
     )
-    groups: list[list[tuple[int, int, str, dict[str, Any]]]] = []
+    groups: list[list[tuple[int, int, str, Period]]] = []
     reach = 0
     for span in spans:
         if groups and span[0] - reach <= PERIOD_JOIN_S:
@@ -247,7 +247,7 @@ def _periods(
     return out
 
 
-def _period_kind(group: Sequence[tuple[int, int, str, Any]]) -> str:
+def _period_kind(group: Sequence[tuple[int, int, str, Period]]) -> str:
     aways = [(lo, hi) for lo, hi, kind, _ in group if kind == "away"]
     if not aways:
         return "gap"
@@ -264,7 +264,7 @@ def _epoch(iso: str) -> int:
     return int(datetime.fromisoformat(iso).timestamp())
 
 
-def _app_totals(ledger: Sequence[dict[str, Any]]) -> list[str]:
+def _app_totals(ledger: Sequence[LedgerEntry]) -> list[str]:
     """A total line for every app the ledger shows on more than one site (or on a site
     and without one), so "how long in this app" is read, not added up."""
     totals: dict[str, list[int]] = {}  # app -> [seconds, keys, clicks, entries]
@@ -287,7 +287,7 @@ def _app_totals(ledger: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def _viewed_lines(
-    doc: dict[str, Any],
+    doc: Document,
     clock: _Clock,
     limit: int,
     labels: bool = True,
@@ -321,7 +321,7 @@ def _viewed_lines(
     return lines
 
 
-def _frame_line(f: dict[str, Any], clock: _Clock) -> str:
+def _frame_line(f: Frame, clock: _Clock) -> str:
     titles = [_clip(t) for t in f["titles"][:FRAME_TITLES]]
     more_titles = len(f["titles"]) - len(titles)
     tfield = "; ".join(json.dumps(t, ensure_ascii=False) for t in titles) or "-"
@@ -358,7 +358,7 @@ def _frame_line(f: dict[str, Any], clock: _Clock) -> str:
 class _Clock:
     """Local clock times from the document's ISO strings (already in the zone)."""
 
-    def __init__(self, window: dict[str, Any]) -> None:
+    def __init__(self, window: WindowInfo) -> None:
         self.day: str | None = window.get("day")
         self.dated = self.day is None and window["start"][:10] != window["end"][:10]
 
@@ -369,7 +369,7 @@ class _Clock:
         return hm
 
 
-def _input(counts: dict[str, int]) -> str:
+def _input(counts: Mapping[str, object]) -> str:
     parts = [f"{abbr}{counts[name]}" for name, abbr in INPUT_ABBR if counts.get(name)]
     return " ".join(parts) or "-"
 

@@ -6,13 +6,13 @@ keeps diffs readable while every piece goes through the C encoder."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 _dumps = partial(json.dumps, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def to_json(doc: dict[str, Any]) -> str:
+def to_json(doc: Mapping[str, object]) -> str:
     parts = []
     for key, value in doc.items():
         if isinstance(value, list) and value:

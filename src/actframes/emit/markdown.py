@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..compile.document import NO_INPUT_SPOT
+from ..doc_types import Document, InputCounts
 from .durations import fmt_dur
 from .usable import usability_line
 
 
-def to_markdown(doc: dict[str, Any]) -> str:
+def to_markdown(doc: Document) -> str:
     w = doc["window"]
     cov = doc["coverage"]
     title = f"day {w['day']}" if "day" in w else f"{w['start']} – {w['end']}"
@@ -26,8 +25,8 @@ def to_markdown(doc: dict[str, Any]) -> str:
     warn = usability_line(doc)
     if warn is not None:
         out.append(f"**Warning:** {_cell(warn)}")
-    for label, key in (("Gap", "gaps"), ("Away", "away")):
-        for g in cov[key]:
+    for label, spans in (("Gap", cov["gaps"]), ("Away", cov["away"])):
+        for g in spans:
             out.append(f"- {label} {_hms(g['start'])}–{_hms(g['end'])} ({fmt_dur(g['s'])})")
     # A source that records no input shows "—" for its counts, never 0.
     measured = NO_INPUT_SPOT not in doc["blind_spots"]
@@ -65,7 +64,7 @@ def to_markdown(doc: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _input(inp: dict[str, int]) -> str:
+def _input(inp: InputCounts) -> str:
     return f"{inp['keys']} keys, {inp['clicks']} clicks"
 
 

@@ -3,21 +3,21 @@ rows rejected (with their reasons) and days where nothing could be used."""
 
 from __future__ import annotations
 
-from typing import Any
+from ..doc_types import Document
 
 _SHOWN_REASONS = 3  # reasons named; more are summed up as "…"
 
 
-def rejected_total(doc: dict[str, Any]) -> int:
+def rejected_total(doc: Document) -> int:
     return sum(int(r["count"]) for r in doc.get("rejected_rows", []))
 
 
-def unusable(doc: dict[str, Any]) -> bool:
+def unusable(doc: Document) -> bool:
     """Rows were there and none could be used."""
     return doc["coverage"]["rows"] == 0 and rejected_total(doc) > 0
 
 
-def usability_line(doc: dict[str, Any]) -> str | None:
+def usability_line(doc: Document) -> str | None:
     """One line when rows were rejected (None when every row was usable): how many,
     why, and how many rows were used."""
     rej = doc.get("rejected_rows", [])

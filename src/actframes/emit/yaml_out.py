@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from ..errors import UsageError
 
 
-def to_yaml(doc: dict[str, Any]) -> str:
+def to_yaml(doc: Mapping[str, object]) -> str:
     try:
         import yaml
     except ImportError as exc:

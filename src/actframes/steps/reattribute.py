@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 from typing import TypeVar
 
+from .. import doc_types
 from ..model import Capture, EventColumn, InputEvent, Snapshot
 from ..records import Record
 from .model import Action
@@ -61,7 +62,7 @@ class Reattributed(Record):
             for kind, n in theirs.items():
                 mine[kind] = mine.get(kind, 0) + n
 
-    def summary(self) -> dict[str, int]:
+    def summary(self) -> doc_types.Reattributed:
         """The document's disclosure: ``coverage.reattributed``."""
         return {
             "events": len(self.moved),

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from .. import __version__
+from ..doc_types import Frame
 from ..errors import ActframesError
 
 # Bumped when what a task produces changes, so a re-run recompiles every day.
@@ -218,7 +219,7 @@ def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     )
 
 
-def _frame_row(f: dict[str, Any], with_titles: bool) -> dict[str, Any]:
+def _frame_row(f: Frame, with_titles: bool) -> dict[str, Any]:
     inp = f.get("input") or {}
     row = {
         "id": f["id"],
