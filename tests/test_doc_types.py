@@ -435,3 +435,53 @@ def test_every_type_is_reached_from_a_document() -> None:
         if is_typeddict(obj) and isinstance(obj, type) and obj.__module__ == doc_types.__name__
     }
     assert declared - reached == set()
+
+
+# ---------------------------------------------------------------- the readers use the types
+
+
+def test_the_compiler_and_its_readers_are_typed_with_the_document() -> None:
+    """The compiler returns the typed document and its readers take it, so mypy (``make
+    lint``) checks their field accesses; a signature back at ``dict[str, Any]`` would
+    quietly turn the checks off."""
+    from actframes import tier2, verify
+    from actframes.compile.comms import communications
+    from actframes.compile.find import find_frames
+    from actframes.compile.pipeline import compile_capture
+    from actframes.emit.comms_text import to_comms_context, to_comms_markdown
+    from actframes.emit.context import to_context
+    from actframes.emit.html import to_html
+    from actframes.emit.markdown import to_markdown
+    from actframes.emit.usable import usability_line
+
+    assert get_type_hints(compile_capture)["return"] is Document
+    assert get_type_hints(communications)["return"] is CommsView
+    for reader in (
+        to_context, to_markdown, to_html, usability_line, find_frames, communications,
+        verify.verify, verify.unattributed_ids, tier2.validate, tier2.merge, tier2.label_frames,
+    ):  # fmt: skip
+        assert get_type_hints(reader)["doc"] is Document, reader.__qualname__
+    for reader in (to_comms_markdown, to_comms_context):
+        assert get_type_hints(reader)["view"] is CommsView, reader.__qualname__
+
+
+def test_mypy_refuses_a_key_the_document_does_not_have(tmp_path: Path) -> None:
+    """What the types buy: a misspelt key is an error before anything runs."""
+    api = pytest.importorskip("mypy.api")
+    code = (
+        "from actframes.doc_types import Document\n"
+        "def active(doc: Document) -> int:\n"
+        "    return sum(f['active_s'] for f in doc['frames'])\n"
+        "def wrong(doc: Document) -> int:\n"
+        "    return sum(f['actve_s'] for f in doc['frames'])\n"
+    )
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code, encoding="utf-8")
+    out, _, status = api.run(
+        ["--strict", "--cache-dir", str(tmp_path / "cache"), "--no-error-summary", str(snippet)]
+    )
+    assert status == 1
+    assert out.splitlines() == [
+        f'{snippet}:5: error: TypedDict "Frame" has no key "actve_s"  [typeddict-item]',
+        f'{snippet}:5: note: Did you mean "active_s"?',
+    ]
