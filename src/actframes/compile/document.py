@@ -12,32 +12,14 @@ from operator import attrgetter
 from typing import TypedDict
 from zoneinfo import ZoneInfo
 
-from ..doc_types import (
-    Compiled,
-    Coverage,
-    Document,
-    Evidence,
-    Frame,
-    Host,
-    InputCounts,
-    Interruption,
-    Omitted,
-    OmittedBy,
-    PageRef,
-    Period,
-    Reattributed,
-    RejectedRows,
-    UnattributedInput,
-    ViewedRef,
-    WindowInfo,
-)
-from ..doc_types import LedgerEntry as LedgerLine
-from ..model import Capture, Rejected, Span
+from .. import doc_types
+from ..model import Capture, Span
 from ..records import FrozenRecord
-from ..text import MAX_NAME_CHARS, safe_field
 from ..window import Window, zone
 from .attribute import Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
+from .disclosures import NO_INPUT_SPOT as NO_INPUT_SPOT  # (re-exported: emitters use it)
+from .disclosures import blind_spots, rejected_list
 from .entities import PAGE, clean_title, row_ref
 from .labels import Shown, label, merge
 from .ledger import LedgerEntry, host_ledgers, round_half_up_s
@@ -50,7 +32,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Fields of every row, read in C (a day has tens of thousands of rows).
 _ROW_ID, _START, _END = attrgetter("snap.row_id"), attrgetter("start_ms"), attrgetter("end_ms")
 
-Doc = Document  # the name the rest of the package imports (types in ``doc_types``)
+Doc = doc_types.Document  # the name the rest of the package imports (types in ``doc_types``)
 
 
 class Hidden(FrozenRecord):
@@ -60,9 +42,9 @@ class Hidden(FrozenRecord):
 
     frames: int
     active_s: int
-    reason: OmittedBy | None
+    reason: doc_types.OmittedBy | None
 
-    def __init__(self, frames: int, active_s: int, reason: OmittedBy | None) -> None:
+    def __init__(self, frames: int, active_s: int, reason: doc_types.OmittedBy | None) -> None:
         init = object.__setattr__
         init(self, "frames", frames)
         init(self, "active_s", active_s)
@@ -80,7 +62,7 @@ class Clock:
         return dt.isoformat(timespec="seconds")
 
 
-def input_obj(counts: dict[str, int]) -> InputCounts:
+def input_obj(counts: dict[str, int]) -> doc_types.InputCounts:
     get = counts.get
     return {
         "keys": get("keys", 0),
@@ -89,6 +71,33 @@ def input_obj(counts: dict[str, int]) -> InputCounts:
         "copies": get("copies", 0),
         "pastes": get("pastes", 0),
     }
+
+
+# The document's optional keys, each as a mapping of its own that is empty when the key
+# has no value: ``{..., **site_key(site), ...}`` keeps the key in its place, and mypy checks
+# the whole object against its TypedDict.
+class SiteKey(TypedDict, total=False):
+    site: str
+
+
+class _DeviceKey(TypedDict, total=False):
+    device: str
+
+
+class _LabelKey(TypedDict, total=False):
+    label: str
+
+
+class _CountKey(TypedDict, total=False):
+    count: int
+
+
+def site_key(site: str | None) -> SiteKey:
+    return {} if site is None else {"site": site}
+
+
+def _label_key(name: str | None) -> _LabelKey:
+    return {} if name is None else {"label": name}
 
 
 def titles(rows: Sequence[Row]) -> list[str]:
@@ -163,8 +172,8 @@ def views(rows: Sequence[Row]) -> PieceViews:
     return PieceViews(seen, shown)
 
 
-def pages(pv: PieceViews) -> list[PageRef]:
-    out: list[PageRef] = []
+def pages(pv: PieceViews) -> list[doc_types.PageRef]:
+    out: list[doc_types.PageRef] = []
     for (kind, entity), (n, _) in pv.views.items():
         name = label(entity, pv.shown.get((kind, entity), {}))
         count: _CountKey = {"count": n} if n > 1 else {}
@@ -172,13 +181,9 @@ def pages(pv: PieceViews) -> list[PageRef]:
     return out
 
 
-def _label_key(name: str | None) -> _LabelKey:
-    return {} if name is None else {"label": name}
-
-
 def viewed(
     pieces: Sequence[Piece], clock: Clock, views_of: dict[int, PieceViews]
-) -> list[ViewedRef]:
+) -> list[doc_types.ViewedRef]:
     """Every typed reference (any kind but ``page``) seen in any frame or interruption,
     before filtering: its label, first view and number of views, in order of first view."""
     merged: Views = {}
@@ -197,7 +202,7 @@ def viewed(
             if ref in pv.shown:
                 merge(shown.setdefault(ref, {}), pv.shown[ref])
     order = sorted(merged.items(), key=lambda kv: (kv[1][1], kv[0]))
-    out: list[ViewedRef] = []
+    out: list[doc_types.ViewedRef] = []
     for (kind, entity), (n, first) in order:
         name = label(entity, shown.get((kind, entity), {}))
         out.append(
@@ -212,37 +217,14 @@ def viewed(
     return out
 
 
-def evidence(piece: Piece) -> Evidence:
+def evidence(piece: Piece) -> doc_types.Evidence:
     return {
         "rows": compact(map(_ROW_ID, piece.rows)),
         "events": compact(piece.event_ids),
     }
 
 
-# The document's optional keys, each as a mapping of its own that is empty when the key
-# has no value: ``{..., **site_key(site), ...}`` keeps the key in its place, and mypy checks
-# the whole object against its TypedDict.
-class SiteKey(TypedDict, total=False):
-    site: str
-
-
-class _DeviceKey(TypedDict, total=False):
-    device: str
-
-
-class _LabelKey(TypedDict, total=False):
-    label: str
-
-
-class _CountKey(TypedDict, total=False):
-    count: int
-
-
-def site_key(site: str | None) -> SiteKey:
-    return {} if site is None else {"site": site}
-
-
-def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> Frame:
+def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_types.Frame:
     device: _DeviceKey = {"device": f.device} if f.device else {}
     return {
         "id": f.id,
@@ -263,7 +245,7 @@ def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> Frame:
     }
 
 
-def interruption_obj(i: Piece, clock: Clock) -> Interruption:
+def interruption_obj(i: Piece, clock: Clock) -> doc_types.Interruption:
     return {
         "app": i.app,
         **site_key(i.site),
@@ -274,7 +256,7 @@ def interruption_obj(i: Piece, clock: Clock) -> Interruption:
     }
 
 
-def ledger_obj(e: LedgerEntry) -> LedgerLine:
+def ledger_obj(e: LedgerEntry) -> doc_types.LedgerEntry:
     return {
         "app": e.app,
         **site_key(e.site),
@@ -284,7 +266,7 @@ def ledger_obj(e: LedgerEntry) -> LedgerLine:
     }
 
 
-def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> list[Host] | None:
+def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> list[doc_types.Host] | None:
     """``hosts``: the ledger per machine, for ActivityWatch captures of several hosts
     (absent otherwise, so one machine's document is unchanged)."""
     if cap.kind != "activitywatch":
@@ -302,7 +284,7 @@ def hosts_obj(cap: Capture, pieces: Sequence[Piece]) -> list[Host] | None:
     ]
 
 
-def span_list(spans: Sequence[Span], clock: Clock) -> list[Period]:
+def span_list(spans: Sequence[Span], clock: Clock) -> list[doc_types.Period]:
     return [
         {
             "start": clock.iso(s.start_ms),
@@ -314,60 +296,7 @@ def span_list(spans: Sequence[Span], clock: Clock) -> list[Period]:
     ]
 
 
-def rejected_list(rejected: Sequence[Rejected]) -> list[RejectedRows]:
-    groups: dict[tuple[str, str], list[str]] = {}
-    # Table names (an export's bucket ids) and row labels come from the file: untrusted.
-    tables: dict[str, str] = {}
-    for r in rejected:
-        table = tables.get(r.table)
-        if table is None:
-            table = tables[r.table] = safe_field(r.table, MAX_NAME_CHARS)
-        row = r.row if _is_int(r.row) else safe_field(r.row, _MAX_ROW_LABEL)
-        groups.setdefault((table, r.reason), []).append(row)
-    out: list[RejectedRows] = []
-    for (table, reason), rows in sorted(groups.items()):
-        ints = [int(x) for x in rows if _is_int(x)]
-        others = sorted(x for x in rows if not _is_int(x))
-        listed = compact(ints)
-        if others:
-            listed = ",".join(filter(None, [listed, *others[:5]]))
-        out.append({"table": table, "reason": reason, "count": len(rows), "rows": listed})
-    return out
-
-
-_MAX_ROW_LABEL = 64
-
-
-# Said when the source records no input; tables show "—" for its counts, never 0.
-NO_INPUT_SPOT = "this source records no key or click counts: input is unmeasured"
-
-
-def blind_spots(cap: Capture, interval: bool) -> list[str]:
-    spots = []
-    if cap.kind == "activitywatch":
-        spots.append(
-            "active time follows ActivityWatch's web UI: window events flooded (5 s),"
-            " cut to each host's not-AFK time"
-        )
-    elif interval:
-        spots.append("active time is the observed focus span, less recorded away time")
-    else:
-        spots.append("active time is inferred from the gaps between rows (dwell, capped)")
-    if not cap.has_input:
-        spots.append(NO_INPUT_SPOT)
-    if not cap.has_afk:
-        spots.append("this source records no away periods: absence shows only as gaps")
-    if not cap.has_urls:
-        spots.append("this source records no URLs: browser sites are unknown")
-    spots.extend(sorted(set(cap.notes)))
-    return spots
-
-
-def _is_int(s: str) -> bool:
-    return s.lstrip("-").isdigit()
-
-
-def _with_hosts(doc: Document, hosts: list[Host]) -> Document:
+def _with_hosts(doc: doc_types.Document, hosts: list[doc_types.Host]) -> doc_types.Document:
     """``doc`` with ``hosts`` in its place, after the ledger."""
     return {
         "schema_version": doc["schema_version"],
@@ -400,8 +329,8 @@ def assemble(
     unattributed: Unattributed,
     interval: bool,
     digest: str,
-    compiled: Compiled,
-    reattributed: Reattributed,
+    compiled: doc_types.Compiled,
+    reattributed: doc_types.Reattributed,
     evidence_max_runs: int | None = None,
     text_notes: Sequence[str] = (),
     reuse: Reuse | None = None,
@@ -417,7 +346,7 @@ def assemble(
         frames = [reuse.get(piece_key(f), partial(frame_obj, f, clock, views_of)) for f in shown]
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
-    win: WindowInfo = (
+    win: doc_types.WindowInfo = (
         {"start": start, "end": end, "tz": window.tz}
         if window.day is None
         else {"day": window.day, "start": start, "end": end, "tz": window.tz}
@@ -427,12 +356,12 @@ def assemble(
     # Past UNATTRIBUTED_MAX_RUNS ranges the ids are found by query instead (SPEC.md §3):
     # a day of stale input would otherwise carry a string of hundreds of kilobytes.
     listed = compact_within(unattributed.event_ids, evidence_max_runs)
-    un: UnattributedInput = {
+    un: doc_types.UnattributedInput = {
         "events": len(unattributed.event_ids),
         **input_obj(unattributed.input),
         "evidence": BY_QUERY if listed is None else listed,
     }
-    coverage: Coverage = {
+    coverage: doc_types.Coverage = {
         "first": clock.iso(first) if first is not None else None,
         "last": clock.iso(last) if last is not None else None,
         "active_s": sum(e.active_s for e in ledger),
@@ -444,10 +373,10 @@ def assemble(
         "gaps": span_list(gaps, clock),
         "away": span_list(away, clock),
     }
-    omitted: Omitted = {"frames": hidden.frames, "active_s": hidden.active_s}
+    omitted: doc_types.Omitted = {"frames": hidden.frames, "active_s": hidden.active_s}
     if hidden.reason:
         omitted["by"] = hidden.reason
-    doc: Document = {
+    doc: doc_types.Document = {
         "schema_version": SCHEMA_VERSION,
         "source": {"kind": cap.kind, "digest": digest},
         "compiled": compiled,
