@@ -27,17 +27,22 @@ from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from actframes import doc_types
 from actframes.api import compile_comms, compile_path, compile_window
 from actframes.compile.attribute import INPUT_FIELDS
-from actframes.compile.pipeline import Options
+from actframes.compile.comms import communications
+from actframes.compile.pipeline import Options, compile_pieces
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 from actframes.doc_types import CommsView, Document, Inferred
+from actframes.model import Capture
 from actframes.sources import open_source
 from actframes.tier2 import label_frames, load_rules, merge
 from actframes.window import Window, day_window
 
+from .compile.test_properties import WIN, captures
 from .test_cli_hosts import DAY as HOSTS_DAY
 from .test_cli_hosts import TZ as HOSTS_TZ
 from .test_cli_hosts import two_host_export
@@ -266,6 +271,16 @@ def test_input_counts_are_the_compilers_input_fields() -> None:
     ]
 
 
+@settings(max_examples=100, deadline=None)
+@given(captures(), st.sampled_from([0, 30, 600]))
+def test_arbitrary_captures_compile_to_the_declared_shape(c: Capture, min_active_s: int) -> None:
+    """Empty windows (null coverage), filters, flickers, several devices, URLs: whatever
+    the rows, the document and its communications view keep the declared shape."""
+    doc, frames = compile_pieces(c, WIN, Options(min_active_s=min_active_s))
+    assert_shape(doc, Document)
+    assert_shape(communications(doc, frames), CommsView)
+
+
 # ---------------------------------------------------------------- the walk refuses
 
 
@@ -445,7 +460,6 @@ def test_the_compiler_and_its_readers_are_typed_with_the_document() -> None:
     lint``) checks their field accesses; a signature back at ``dict[str, Any]`` would
     quietly turn the checks off."""
     from actframes import tier2, verify
-    from actframes.compile.comms import communications
     from actframes.compile.find import find_frames
     from actframes.compile.pipeline import compile_capture
     from actframes.emit.comms_text import to_comms_context, to_comms_markdown
