@@ -245,8 +245,9 @@ def test_communications_views_have_the_declared_shape(views: dict[str, Any], nam
 
 @pytest.mark.parametrize("day", ["2023-11-18", "2023-11-19"])
 def test_corpus_days_have_the_declared_shape(day: str) -> None:
-    """Real ActivityWatch capture: rejected rows, pages with labels and counts, a
-    communications view with conversations named by title and by entity."""
+    """Real ActivityWatch capture: hundreds of pages with labels and counts, and a
+    communications view with named conversations and a surface that is part of a ledger
+    entry."""
     if not MHACKS.exists():
         pytest.skip(f"corpus not present: {MHACKS}")
     src = open_source(MHACKS)
