@@ -42,10 +42,10 @@ from actframes.sources import open_source
 from actframes.tier2 import label_frames, load_rules, merge
 from actframes.window import Window, day_window
 
+from .cli.test_hosts import DAY as HOSTS_DAY
+from .cli.test_hosts import TZ as HOSTS_TZ
+from .cli.test_hosts import two_host_export
 from .compile.test_properties import WIN, captures
-from .test_cli_hosts import DAY as HOSTS_DAY
-from .test_cli_hosts import TZ as HOSTS_TZ
-from .test_cli_hosts import two_host_export
 from .test_golden import GOLDEN, build
 
 DAY, TZ = "2026-03-10", "Europe/Berlin"
@@ -466,13 +466,14 @@ def test_the_compiler_and_its_readers_are_typed_with_the_document() -> None:
     from actframes.emit.comms_text import to_comms_context, to_comms_markdown
     from actframes.emit.context import to_context
     from actframes.emit.html import to_html
+    from actframes.emit.ledger_table import ledger_table
     from actframes.emit.markdown import to_markdown
     from actframes.emit.usable import usability_line
 
     assert get_type_hints(compile_capture)["return"] is Document
     assert get_type_hints(communications)["return"] is CommsView
     for reader in (
-        to_context, to_markdown, to_html, usability_line, find_frames, communications,
+        to_context, to_markdown, to_html, usability_line, ledger_table, find_frames, communications,
         verify.verify, verify.unattributed_ids, tier2.validate, tier2.merge, tier2.label_frames,
     ):  # fmt: skip
         assert get_type_hints(reader)["doc"] is Document, reader.__qualname__

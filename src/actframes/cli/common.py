@@ -12,13 +12,14 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..errors import SourceError, UsageError
 from .options import MIN_MINUTES, STORE_OPTIONS, click_options
 
 if TYPE_CHECKING:
     from ..api import Store
+    from ..doc_types import Document
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -192,7 +193,7 @@ def compile_options(min_minutes: float) -> Any:
     return Options(min_active_s=round(min_minutes * 60))
 
 
-def render(doc: dict[str, Any], fmt: str, budget: int) -> str:
+def render(doc: Document, fmt: str, budget: int) -> str:
     if fmt == "json":
         from ..emit.json_out import to_json
 
@@ -301,7 +302,7 @@ def compile_day_cli(
     source: str | None,
     min_minutes: float,
     no_cache: bool = False,
-) -> dict[str, Any]:
+) -> Document:
     """The shared path of every command that prints one day: zone, store, cache."""
     from ..window import day_window
 
@@ -312,7 +313,7 @@ def compile_day_cli(
         return store.compile(window, options)
 
 
-def load_document(path: Path) -> dict[str, Any]:
+def load_document(path: Path) -> Document:
     """A document written by ``actframes day`` (``verify``, ``tier2``), or a one-line
     error naming the file."""
     import json
@@ -325,4 +326,6 @@ def load_document(path: Path) -> dict[str, Any]:
         raise SourceError(f"{path}: not a JSON document ({exc})") from exc
     if not isinstance(doc, dict) or doc.get("schema_version") != 1:
         raise SourceError(f"{path}: not an actframes document (schema_version 1)")
-    return doc
+    # The boundary where a user's file becomes a document. Only its schema version is
+    # known here; verify and tier2 check each field they read, and report what is wrong.
+    return cast("Document", doc)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from ..doc_types import Document, HostLedgerEntry, LedgerEntry
 
 UNMEASURED = "—"  # a count the source does not record (never shown as 0)
 
 
-def ledger_table(doc: dict[str, Any], by_host: bool = False) -> str:
+def ledger_table(doc: Document, by_host: bool = False) -> str:
     """The ledger as a table; ``by_host``: one block of rows per machine (the document's
     ``hosts``, else the whole ledger under the one host its frames name)."""
     from ..compile.document import NO_INPUT_SPOT
@@ -20,22 +21,26 @@ def ledger_table(doc: dict[str, Any], by_host: bool = False) -> str:
         rows.append(("TOTAL", "", _hms(doc["coverage"]["active_s"]), "", ""))
         return table(rows, left=2)
     hosts = doc.get("hosts")
+    blocks: list[tuple[str, int, Sequence[LedgerEntry | HostLedgerEntry]]]
     if hosts is None:
         devices = sorted({f.get("device", "") for f in doc["frames"]}) or [""]
         name = devices[0] if len(devices) == 1 else "-"
-        hosts = [{"host": name, "active_s": doc["coverage"]["active_s"], "ledger": doc["ledger"]}]
+        blocks = [(name, doc["coverage"]["active_s"], doc["ledger"])]
+    else:
+        blocks = [(h["host"], h["active_s"], h["ledger"]) for h in hosts]
     rows = [("HOST", "APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
-    for h in hosts:
+    for host_name, active_s, entries in blocks:
         # Per-host entries carry time only: input counts live in the whole ledger.
-        host = str(h["host"] or "-")
-        rows += [(host, *_ledger_row(e, measured and "keys" in e)) for e in h["ledger"]]
-        rows.append((host, "TOTAL", "", _hms(h["active_s"]), "", ""))
+        host = str(host_name or "-")
+        rows += [(host, *_ledger_row(e, measured)) for e in entries]
+        rows.append((host, "TOTAL", "", _hms(active_s), "", ""))
     return table(rows, left=3)
 
 
-def _ledger_row(e: dict[str, Any], measured: bool) -> tuple[str, str, str, str, str]:
-    keys = str(e["keys"]) if measured else UNMEASURED
-    clicks = str(e["clicks"]) if measured else UNMEASURED
+def _ledger_row(e: LedgerEntry | HostLedgerEntry, measured: bool) -> tuple[str, str, str, str, str]:
+    keys = clicks = UNMEASURED
+    if measured and "keys" in e:  # a host's entries carry no input counts
+        keys, clicks = str(e["keys"]), str(e["clicks"])
     return (e["app"], e.get("site") or "-", _hms(e["active_s"]), keys, clicks)
 
 
