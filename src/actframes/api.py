@@ -167,7 +167,7 @@ class Store:
             cap = src.read(window.start_ms, window.end_ms)
         return cap, compile_capture(cap, window, options)
 
-    def comms(self, window: Window, options: Options | None = None) -> Doc:
+    def comms(self, window: Window, options: Options | None = None) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
         with self._reading() as src:
             return compile_comms(src, window, options)

@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..api import open_store
 from ..compile.pipeline import Options
+from ..doc_types import CommsView, Document
 from ..emit.context import to_context
 from ..errors import ActframesError
 from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
 MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at most
+_T = TypeVar("_T")
 
 
 class Service:
@@ -38,14 +40,14 @@ class Service:
     def today(self) -> str:
         return local_day_of(self.now_ms(), self.tz)
 
-    def compile(self, window: Window, min_minutes: float = 0) -> dict[str, Any]:
+    def compile(self, window: Window, min_minutes: float = 0) -> Document:
         if not 0 <= min_minutes <= 24 * 60:
             raise ToolError("min_minutes must be between 0 and 1440")
         options = Options(min_active_s=round(min_minutes * 60))
-        doc: dict[str, Any] = self._guard(lambda: self.store.compile(window, options))
+        doc = self._guard(lambda: self.store.compile(window, options))
         return doc
 
-    def context(self, window: Window, budget_tokens: int) -> tuple[dict[str, Any], str]:
+    def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
         """The window's document and its context block, both kept while it is unchanged."""
         block: str = self._guard(
             lambda: self.store.render(
@@ -54,9 +56,9 @@ class Service:
         )
         return self.compile(window), block
 
-    def comms(self, window: Window) -> dict[str, Any]:
+    def comms(self, window: Window) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
-        view: dict[str, Any] = self._guard(lambda: self.store.comms(window))
+        view = self._guard(lambda: self.store.comms(window))
         return view
 
     def rows(self, window: Window) -> Any:
@@ -135,7 +137,7 @@ class Service:
             raise ToolError(one_line(str(exc))) from exc
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
 
-    def _guard(self, call: Callable[[], Any]) -> Any:
+    def _guard(self, call: Callable[[], _T]) -> _T:
         try:
             return call()
         except ToolError:

@@ -14,6 +14,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
+from ..doc_types import Document, Frame
 from ..emit.context import DEFAULT_BUDGET
 from ..emit.json_out import to_json
 from ..window import day_window
@@ -290,7 +291,7 @@ def get_routine(
     return result(json.dumps(r, ensure_ascii=False), {"routine": r})
 
 
-def _match(frame: dict[str, Any], q: str) -> list[str]:
+def _match(frame: Frame, q: str) -> list[str]:
     fields = (
         [frame["app"], frame.get("site") or ""]
         + frame["titles"]
@@ -299,7 +300,7 @@ def _match(frame: dict[str, Any], q: str) -> list[str]:
     return [x for x in fields if q in x.casefold()][:5]
 
 
-def evidence_rows(svc: Service, doc: dict[str, Any], frame: dict[str, Any]) -> list[dict[str, Any]]:
+def evidence_rows(svc: Service, doc: Document, frame: Frame) -> list[dict[str, Any]]:
     from ..compile.document import Clock
     from ..compile.ranges import expand
 
