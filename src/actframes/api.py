@@ -23,9 +23,9 @@ from .window import Window, day_window, span_window
 
 if TYPE_CHECKING:
     from .cache import DocCache
+    from .doc_types import CommsView
     from .emit.context import to_context
     from .emit.context_parse import parse_context
-    from .doc_types import CommsView
     from .emit.json_out import to_json
     from .emit.markdown import to_markdown
     from .emit.yaml_out import to_yaml

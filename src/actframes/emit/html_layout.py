@@ -11,7 +11,9 @@ from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-Doc = dict[str, Any]
+from ..doc_types import Document, Frame
+
+Doc = Document
 Lane = tuple[str, str | None]
 
 # Positions are percentages of the timeline with 4 decimals, computed in integers
@@ -83,8 +85,9 @@ def frames_count(doc: Doc) -> str:
 
 def _instants(doc: Doc) -> Iterable[tuple[str, str]]:
     cov = doc["coverage"]
-    if cov["first"]:
-        yield cov["first"], cov["last"]
+    first, last = cov["first"], cov["last"]
+    if first and last:
+        yield first, last
     for f in doc["frames"]:
         yield f["start"], f["end"]
     for key in ("gaps", "away"):
@@ -136,7 +139,7 @@ def lanes(doc: Doc) -> list[tuple[Lane, list[int]]]:
     """Lanes: one per (app, site) that has a shown frame. Apps are ordered by their
     ledger total (most first, then name); a browser's site lanes sit together, in ledger
     order. Frame indices keep the document's order (by start)."""
-    frames: list[Doc] = doc["frames"]
+    frames: list[Frame] = doc["frames"]
     by_lane: dict[Lane, list[int]] = {}
     for i, f in enumerate(frames):
         by_lane.setdefault((f["app"], f.get("site")), []).append(i)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from html import escape
 
+from ..doc_types import Frame, LedgerEntry, RejectedRows
 from .durations import fmt_dur
 from .html_layout import (
     DENSE_AXIS_HOURS,
@@ -40,7 +41,7 @@ class HtmlView:
             else f"Activity: {w['start']} – {w['end']} ({w['tz']})"
         )
         self.t0, self.t1 = drawn_range(doc)
-        self.frames: list[Doc] = doc["frames"]
+        self.frames: list[Frame] = doc["frames"]
         self.lanes = lanes(doc)
         self.colours = lane_colours(doc)
         # A window with no input events at all (ActivityWatch records none) shows input
@@ -76,7 +77,8 @@ class HtmlView:
         doc, w, cov = self.doc, self.window, self.doc["coverage"]
         offset = w["start"][19:] or "+00:00"
         heading = f"day {w['day']}" if "day" in w else f"{w['start']} – {w['end']}"
-        span = f"{self._time(cov['first'])}–{self._time(cov['last'])}" if cov["first"] else "none"
+        first, last = cov["first"], cov["last"]  # both null, or both set
+        span = f"{self._time(first)}–{self._time(last)}" if first and last else "none"
         un = cov["unattributed_input"]["events"]
         facts = [
             ("coverage", span),
@@ -111,8 +113,8 @@ class HtmlView:
             axis.append(f'<span class="{cls}" style="left:{pos}"><span>{label}</span></span>')
             grid.append(f'<i class="grid" style="left:{pos}"></i>')
         shades = []
-        for kind, key in (("gap", "gaps"), ("away", "away")):
-            for g in cov[key]:
+        for kind, periods in (("gap", cov["gaps"]), ("away", cov["away"])):
+            for g in periods:
                 shades.append(
                     f'<i class="shade {kind}" style="{self._box(g["start"], g["end"])}"'
                     f' data-start="{escape(g["start"])}" data-end="{escape(g["end"])}"'
@@ -170,7 +172,7 @@ class HtmlView:
             "</div>"
         )
 
-    def _bar(self, i: int, f: Doc) -> str:
+    def _bar(self, i: int, f: Frame) -> str:
         site = f.get("site")
         inp = f["input"]
         label = (
@@ -194,8 +196,7 @@ class HtmlView:
     def _spans_list(self) -> str:
         cov = self.doc["coverage"]
         out = []
-        for label, key in (("Session gaps", "gaps"), ("Away", "away")):
-            spans = cov[key]
+        for label, spans in (("Session gaps", cov["gaps"]), ("Away", cov["away"])):
             if spans:
                 items = ", ".join(
                     f"{self._time(g['start'])}–{self._time(g['end'])} "
@@ -206,7 +207,7 @@ class HtmlView:
         return "".join(out)
 
     def ledger(self) -> str:
-        entries: list[Doc] = self.doc["ledger"]
+        entries: list[LedgerEntry] = self.doc["ledger"]
         top = max((e["active_s"] for e in entries), default=0)
         rows = []
         for e in entries:
@@ -280,7 +281,7 @@ class HtmlView:
                 f"<p>{om['frames']} frames ({fmt_dur(om['active_s'])}, {om['active_s']} s) "
                 "are hidden by the minimum size asked for; the ledger counts them.</p>"
             )
-        rejected: list[Doc] = doc.get("rejected_rows") or []
+        rejected: list[RejectedRows] = doc.get("rejected_rows") or []
         if rejected:
             items = "".join(
                 f"<li>{escape(r['table'])}: {escape(r['reason'])} ({r['count']}: rows "
