@@ -34,7 +34,7 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
-from .screenpipe_time import Span, date_bounds, ms_expr, text_ranges
+from .screenpipe_time import Span, date_bounds
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
@@ -56,7 +56,7 @@ class ScreenpipeSource(Source):
     def read(self, start_ms: int, end_ms: int) -> Capture:
         a, b = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
         s = self._schema
-        span = Span(text_ranges(a, b), ms_expr(), a, b)
+        span = Span(a, b)
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
         try:

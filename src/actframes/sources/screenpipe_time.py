@@ -102,19 +102,44 @@ class Span:
     """What one read covers: its index ranges, the instant expression, and the span
     ``[a, b)`` of instants it keeps."""
 
-    def __init__(self, ranges: list[tuple[str, str]], ms: str, a: int, b: int) -> None:
-        self.ranges, self.ms, self.a, self.b = ranges, ms, a, b
+    def __init__(self, a: int, b: int) -> None:
+        self.ranges, self.ms, self.a, self.b = text_ranges(a, b), ms_expr(), a, b
 
     def rows(self, table: str) -> str:
         """``FROM ... WHERE ...`` for the rows of ``table`` in the span (and those SQLite
         could not parse, for Python to place)."""
+        return f"{in_ranges(table, self.ranges)} AND {self.keeps_sql()}"
+
+    def keeps_sql(self) -> str:
+        """Whether a row is in the span. The ranges hold about three days of rows for a
+        day's span (offsets reach a day), so most rows are decided by their text alone:
+        a UTC timestamp in screenpipe's shape (``T``, then ``Z`` or ``+00:00`` at the
+        end) orders as its instant does. Only rows within a second of either end (where
+        rounding of sub-millisecond digits might cross it) and rows of other shapes are
+        parsed, and rows SQLite cannot parse are kept for Python to place."""
+        a, b = self.a, self.b
+        if a % 1000 or b % 1000:
+            return f"coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1)"
+        utc = (
+            "substr(timestamp, 11, 1) = 'T'"
+            " AND (substr(timestamp, -6) = '+00:00' OR substr(timestamp, -1) = 'Z')"
+        )
+        lo_out, lo_in = _text(a - 1000), _text(a + 1000)
+        hi_in, hi_out = _text(b - 1000), _text(b + 1000)
         return (
-            f"{in_ranges(table, self.ranges)}"
-            f" AND (({self.ms}) IS NULL OR ({self.ms}) BETWEEN {self.a} AND {self.b - 1})"
+            f"(CASE WHEN NOT ({utc}) THEN coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1)"
+            f" WHEN timestamp < '{lo_out}' OR timestamp >= '{hi_out}' THEN 0"
+            f" WHEN timestamp >= '{lo_in}' AND timestamp < '{hi_in}' THEN 1"
+            f" ELSE coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1) END)"
         )
 
     def keeps(self, ts: int) -> bool:
         return self.a <= ts < self.b
+
+
+def _text(ms: int) -> str:
+    """An instant as UTC text in screenpipe's shape, to the second."""
+    return _local(ms).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def ms_expr() -> str:
