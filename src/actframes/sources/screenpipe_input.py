@@ -54,13 +54,14 @@ def event_sql(s: Schema) -> tuple[str, str, str]:
     clipboard operations apart; characters is a text row's count (its stored text's
     characters, else ``text_length``, UTF-8 bytes, as an estimate); the filter keeps
     the counted types and drops the accessibility look-up rows screenpipe writes after
-    each click (``click_count = 0``: no click of their own)."""
+    each click (``click_count = 0``: no click of their own). Types are compared with
+    NOCASE rather than through lower(): no string is made per row."""
     c = s.ecols
     types = ",".join(f"'{t}'" for t in EVENT_KINDS)
     key = "event_type"
     if "modifiers" in c:
         key = (
-            "CASE WHEN lower(event_type) = 'clipboard' THEN 'clipboard:' ||"
+            "CASE WHEN event_type = 'clipboard' COLLATE NOCASE THEN 'clipboard:' ||"
             " coalesce(modifiers, '') ELSE event_type END"
         )
     stored = "length(text_content)" if "text_content" in c else "NULL"
@@ -68,7 +69,7 @@ def event_sql(s: Schema) -> tuple[str, str, str]:
     chars = f"max(1, coalesce({stored}, {nbytes}, 1))"
     where = f" AND event_type COLLATE NOCASE IN ({types})"
     if "click_count" in c:
-        where += " AND NOT (lower(event_type) = 'click' AND click_count IS 0)"
+        where += " AND (click_count IS NOT 0 OR event_type <> 'click' COLLATE NOCASE)"
     return key, chars, where
 
 
@@ -77,7 +78,7 @@ def _estimated_sql(s: Schema) -> str:
     if "text_length" not in c:
         return "0"
     stored = "text_content IS NULL AND " if "text_content" in c else ""
-    return f"sum(lower(event_type) = 'text' AND {stored}text_length IS NOT NULL)"
+    return f"sum(event_type = 'text' COLLATE NOCASE AND {stored}text_length IS NOT NULL)"
 
 
 def events_query(s: Schema, span: Span) -> str:
@@ -92,7 +93,7 @@ def events_query(s: Schema, span: Span) -> str:
     return (
         f"SELECT {integer_ids}, count(*), {key} AS k, {app} AS a, NULL,"
         f" group_concat(id), group_concat({span.ms}),"
-        f" group_concat(CASE WHEN lower(event_type) = 'text' THEN {chars} END),"
+        f" group_concat(CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} END),"
         f" {_estimated_sql(s)} FROM {span.rows('ui_events')}{where} GROUP BY k, a"
     )
 
@@ -125,7 +126,7 @@ def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span
     app = "app_name" if "app_name" in s.ecols else "NULL"
     # Only the counted types are read: stores hold far more mouse moves than clicks.
     key, chars, counted = event_sql(s)
-    n = f"CASE WHEN lower(event_type) = 'text' THEN {chars} ELSE 1 END"
+    n = f"CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} ELSE 1 END"
     q = (
         f"SELECT ui_events.id, {instant_or_text(span.ms)}, {key}, {app}, {n}"
         f" FROM {span.rows('ui_events')}{counted}"
