@@ -126,10 +126,10 @@ class Span:
         )
         lo_out, lo_in = _text(a - 1000), _text(a + 1000)
         hi_in, hi_out = _text(b - 1000), _text(b + 1000)
+        # The common row (inside, by its text) is decided by two comparisons first.
         return (
-            f"(CASE WHEN NOT ({utc}) THEN coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1)"
-            f" WHEN timestamp < '{lo_out}' OR timestamp >= '{hi_out}' THEN 0"
-            f" WHEN timestamp >= '{lo_in}' AND timestamp < '{hi_in}' THEN 1"
+            f"(CASE WHEN timestamp >= '{lo_in}' AND timestamp < '{hi_in}' AND {utc} THEN 1"
+            f" WHEN (timestamp < '{lo_out}' OR timestamp >= '{hi_out}') AND {utc} THEN 0"
             f" ELSE coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1) END)"
         )
 
