@@ -263,8 +263,9 @@ def _without_naive_note(doc_text: str, naive: int) -> str:
     """The document without its note of timestamps read as UTC, checked to count ``naive``."""
     doc = json.loads(doc_text)
     notes = [b for b in doc["blind_spots"] if "no UTC offset" in b]
-    assert notes == ([f"{naive} stored timestamp(s) carry no UTC offset: they were read as UTC"]
-                     if naive else [])
+    assert notes == (
+        [f"{naive} stored timestamp(s) carry no UTC offset: they were read as UTC"] if naive else []
+    )
     doc["blind_spots"] = [b for b in doc["blind_spots"] if b not in notes]
     doc["source"]["digest"] = None  # (the digest covers the reader's notes too)
     return json.dumps(doc, sort_keys=False)
@@ -743,6 +744,11 @@ def test_background_query_hands_back_rows_and_errors(tmp_path: Path) -> None:
     from actframes.sources.screenpipe_input import Background as _Background
 
     db = screenpipe_db(tmp_path / "sp.db", _stored(_frames(n=3), ["Z"]))
-    assert _Background(db, "SELECT id FROM frames ORDER BY id", ()).result() == [(1,), (2,), (3,)]
-    with pytest.raises(sqlite3.OperationalError):
-        _Background(db, "SELECT nope FROM frames", ()).result()
+    conn = connect_ro(db, check_same_thread=False)
+    try:
+        rows = _Background(conn, "SELECT id FROM frames ORDER BY id", ()).result()
+        assert rows == [(1,), (2,), (3,)]
+        with pytest.raises(sqlite3.OperationalError):
+            _Background(conn, "SELECT nope FROM frames", ()).result()
+    finally:
+        conn.close()

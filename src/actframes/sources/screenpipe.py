@@ -49,9 +49,19 @@ class ScreenpipeSource(Source):
         # use, and would be spilled to a temporary file.
         self._conn.execute("PRAGMA temp_store = MEMORY")
         self._schema = detect(self._conn, path)
+        self._events_conn: sqlite3.Connection | None = None  # opened on the first read
 
     def close(self) -> None:
         self._conn.close()
+        if self._events_conn is not None:
+            self._events_conn.close()
+
+    def _second_conn(self) -> sqlite3.Connection:
+        """The events' connection, kept across reads (opening one parses the schema)."""
+        if self._events_conn is None:
+            self._events_conn = connect_ro(self.path, check_same_thread=False)
+            self._events_conn.execute("PRAGMA temp_store = MEMORY")
+        return self._events_conn
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         a, b = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
@@ -64,7 +74,9 @@ class ScreenpipeSource(Source):
             # The events' query runs in another thread, on a connection of its own, while
             # Python here makes the snapshots: SQLite works with the interpreter's lock
             # released, and the two never query at once.
-            events = Background(self.path, events_query(s, span), ()) if s.ecols else None
+            events = None
+            if s.ecols:
+                events = Background(self._second_conn(), events_query(s, span), ())
             try:
                 read_frames(self._conn, s, cap, span, groups)
             finally:

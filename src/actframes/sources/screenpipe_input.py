@@ -8,7 +8,6 @@ non-integer or duplicate id) they are read one by one instead, with the same res
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent
@@ -16,7 +15,7 @@ from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import first_of_each_id
-from .base import connect_ro, fetch
+from .base import fetch
 from .screenpipe_schema import Schema
 from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
 
@@ -178,15 +177,15 @@ def clipboard_op(modifiers: object) -> str:
 
 
 class Background:
-    """One query run to the end in another thread, on a read-only connection of its own
-    (opened here); ``result`` waits for its rows, or raises its error."""
+    """One query run to the end in another thread, on a connection of its own that the
+    thread may use (``check_same_thread=False``) and no other thread uses meanwhile;
+    ``result`` waits for its rows, or raises its error."""
 
-    def __init__(self, path: Path, sql: str, params: tuple[object, ...]) -> None:
+    def __init__(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
         import _thread
 
         self._rows: list[Any] = []
         self._exc: BaseException | None = None
-        conn = connect_ro(path, check_same_thread=False)
         self._done = _thread.allocate_lock()
         self._done.acquire()
         started = _thread.allocate_lock()
@@ -205,7 +204,6 @@ class Background:
         except BaseException as exc:  # handed to the caller
             self._exc = exc
         finally:
-            conn.close()
             self._done.release()
 
     def result(self) -> list[Any]:
