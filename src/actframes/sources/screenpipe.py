@@ -83,7 +83,7 @@ class ScreenpipeSource(Source):
                 event_groups = events.result() if events is not None else None
             if event_groups is not None:
                 read_events(self._conn, s, cap, span, event_groups)
-            q = f"SELECT count(*) FROM {span.rows('frames')} AND {NO_OFFSET_SQL}"
+            q = f"SELECT count(*) FROM {span.rows('frames', s.frames_indexed)} AND {NO_OFFSET_SQL}"
             naive = fetch(self._conn, q, ())[0][0]
             if naive:
                 cap.notes.append(naive_note(naive))

@@ -41,9 +41,10 @@ def frames_grouped(conn: sqlite3.Connection, s: Schema, span: Span) -> list[Any]
     only when their bytes are equal, whatever collation a column declares."""
     shown = "app_name, title, url, foc"
     by = ", ".join(f"{c} COLLATE BINARY" for c in shown.split(", "))
+    rows = span.rows("frames", s.frames_indexed)
     q = (
         f"SELECT count(*), {shown}, group_concat(id), group_concat({span.ms})"
-        f" FROM (SELECT frames.id, frames.timestamp, {frame_opt(s)} FROM {span.rows('frames')})"
+        f" FROM (SELECT frames.id, frames.timestamp, {frame_opt(s)} FROM {rows})"
         f" GROUP BY {by}"
     )
     return fetch(conn, q, ())
@@ -54,7 +55,7 @@ def read_frames(
 ) -> None:
     """``groups``: the rows of frames_grouped, when the ids are the table's key."""
     opt = frame_opt(s)
-    odd = fetch(conn, odd_rows_sql("frames", f"id, timestamp, {opt}"), ())
+    odd = fetch(conn, odd_rows_sql("frames", f"id, timestamp, {opt}", "", s.frames_indexed), ())
     placed_odd = []
     for rid, ts_raw, *rest in odd:
         placed = instant(rid, None, ts_raw, "frames", cap)
@@ -69,7 +70,8 @@ def read_frames(
     if not grouped:
         # The instant, or the stored text where SQLite could not parse it (rows of the
         # ranges always hold text, see instant_or_text). In index order, as stored.
-        q = f"SELECT frames.id, {instant_or_text(span.ms)}, {opt} FROM {span.rows('frames')}"
+        rows_sql = span.rows("frames", s.frames_indexed)
+        q = f"SELECT frames.id, {instant_or_text(span.ms)}, {opt} FROM {rows_sql}"
         rows = fetch(conn, q, ())
         rows += placed_odd
     else:

@@ -93,7 +93,7 @@ def events_query(s: Schema, span: Span) -> str:
         f"SELECT {integer_ids}, count(*), {key} AS k, {app} AS a, NULL,"
         f" group_concat(id), group_concat({span.ms}),"
         f" group_concat(CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} END),"
-        f" {_estimated_sql(s)} FROM {span.rows('ui_events')}{where} GROUP BY k, a"
+        f" {_estimated_sql(s)} FROM {span.rows('ui_events', s.events_indexed)}{where} GROUP BY k, a"
     )
 
 
@@ -105,7 +105,7 @@ def read_events(
     _, _, where = event_sql(s)
     if any(g[8] for g in groups):
         cap.notes.append(ESTIMATE_NOTE)
-    odd = fetch(conn, odd_rows_sql("ui_events", "id", where), ())
+    odd = fetch(conn, odd_rows_sql("ui_events", "id", where, s.events_indexed), ())
     if not odd and all(g[0] == 1 for g in groups):
         try:
             cap.event_columns = columns_from_groups(
@@ -128,10 +128,14 @@ def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span
     n = f"CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} ELSE 1 END"
     q = (
         f"SELECT ui_events.id, {instant_or_text(span.ms)}, {key}, {app}, {n}"
-        f" FROM {span.rows('ui_events')}{counted}"
+        f" FROM {span.rows('ui_events', s.events_indexed)}{counted}"
     )
     rows = fetch(conn, q, ())
-    odd = fetch(conn, odd_rows_sql("ui_events", f"id, timestamp, {key}, {app}, {n}", counted), ())
+    odd = fetch(
+        conn,
+        odd_rows_sql("ui_events", f"id, timestamp, {key}, {app}, {n}", counted, s.events_indexed),
+        (),
+    )
     for rid, ts_raw, *rest in odd:
         placed = instant(rid, None, ts_raw, "ui_events", cap)
         if placed is not None and span.keeps(placed):

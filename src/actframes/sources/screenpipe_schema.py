@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SourceError
-from .base import rowid_alias, table_columns, tables
+from .base import quote_ident, rowid_alias, table_columns, tables
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,10 @@ class Schema:
     # Tables keyed by INTEGER PRIMARY KEY (screenpipe's own) hold distinct integer ids.
     frame_ids_ok: bool
     event_ids_ok: bool
+    # An index that leads with ``timestamp`` (screenpipe creates one on each table): reads
+    # then search it range by range; without one each read is a single scan.
+    frames_indexed: bool = True
+    events_indexed: bool = True
 
 
 def detect(conn: sqlite3.Connection, path: Path) -> Schema:
@@ -48,7 +52,19 @@ def detect(conn: sqlite3.Connection, path: Path) -> Schema:
         frozenset(ecols),
         rowid_alias(conn, "frames"),
         bool(ecols) and rowid_alias(conn, "ui_events"),
+        _time_indexed(conn, "frames"),
+        bool(ecols) and _time_indexed(conn, "ui_events"),
     )
+
+
+def _time_indexed(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether a whole (not partial) index of ``table`` leads with ``timestamp``."""
+    q = quote_ident(table)
+    for _, name, _, _, partial, *_ in conn.execute(f"PRAGMA index_list({q})"):
+        cols = list(conn.execute(f"PRAGMA index_info({quote_ident(str(name))})"))
+        if not partial and cols and min(cols)[2] == "timestamp":
+            return True
+    return False
 
 
 def schema_notes(s: Schema) -> list[str]:

@@ -6,15 +6,15 @@ of a row in a window's read span ``[a, b)`` has a local date-time within a day o
 read is a set of ranges of the ``timestamp`` index (screenpipe creates
 ``idx_frames_timestamp`` and ``idx_ui_events_timestamp``; the reader never creates one):
 the whole dates between, and on the first and last date, for the usual separators ``T``
-and space, only the hours a day's offset can reach. Within them, SQLite's own date parser
-turns the usual shapes into integer milliseconds in C and keeps only the rows of
-``[a, b)``; the rest (other shapes, impossible dates) are parsed or rejected by
-``timeparse`` in Python and kept when they fall in ``[a, b)``.
+and space, only the hours a day's offset can reach. Within them most rows are kept or
+dropped by their text (``Span.keeps_sql``); the others are parsed by SQLite's own date
+parser into integer milliseconds in C, and those it cannot parse by ``timeparse`` in
+Python, kept when they fall in ``[a, b)``.
 
-Rows whose text does not start with a plausible date (no date shape, before 2000-01-02,
-from 2099-12-31, not text) belong to no date's range: they are found by a skip scan of
-the index (one seek per stored date) and read for every window, so each document reports
-them.
+Rows whose text does not start with a real date (no date shape, a date such as
+2026-02-30, before 2000-01-02, from 2099-12-31, not text) belong to no date's range: they
+are found by a skip scan of the index (one seek per stored date) and read for every
+window, so each document reports them.
 """
 
 from __future__ import annotations
@@ -86,10 +86,16 @@ def text_ranges(a: int, b: int) -> list[tuple[str, str]]:
     return out
 
 
-def in_ranges(table: str, ranges: list[tuple[str, str]]) -> str:
+def in_ranges(table: str, ranges: list[tuple[str, str]], indexed: bool = True) -> str:
     """``FROM`` clause and condition for the rows of ``table`` in ``ranges``: a small table
-    of the ranges drives one search of the timestamp index per range. The bounds are
-    date-and-hour strings made here, never stored text."""
+    of the ranges drives one search of the timestamp index per range (without an index,
+    one scan tests them all). The bounds are date-and-hour strings made here, never
+    stored text."""
+    if not indexed:
+        tests = " OR ".join(
+            f"({table}.timestamp >= '{lo}' AND {table}.timestamp < '{hi}')" for lo, hi in ranges
+        )
+        return f"{table} WHERE ({tests or '0'})"
     rows = " UNION ALL ".join(f"SELECT '{lo}', '{hi}'" for lo, hi in ranges)
     table_sql = "SELECT NULL AS r_lo, NULL AS r_hi WHERE 0" + (f" UNION ALL {rows}" if rows else "")
     return (
@@ -105,10 +111,10 @@ class Span:
     def __init__(self, a: int, b: int) -> None:
         self.ranges, self.ms, self.a, self.b = text_ranges(a, b), ms_expr(), a, b
 
-    def rows(self, table: str) -> str:
+    def rows(self, table: str, indexed: bool = True) -> str:
         """``FROM ... WHERE ...`` for the rows of ``table`` in the span (and those SQLite
         could not parse, for Python to place)."""
-        return f"{in_ranges(table, self.ranges)} AND {self.keeps_sql()}"
+        return f"{in_ranges(table, self.ranges, indexed)} AND {self.keeps_sql()}"
 
     def keeps_sql(self) -> str:
         """Whether a row is in the span. The ranges hold about three days of rows for a
@@ -150,12 +156,20 @@ def ms_expr() -> str:
     return f"(CASE WHEN {valid} THEN {_JD_MS} END)"
 
 
-def odd_rows_sql(table: str, cols: str, where: str = "") -> str:
+def odd_rows_sql(table: str, cols: str, where: str = "", indexed: bool = True) -> str:
     """Rows no window's ranges hold: NULL, below RANGE_LO (numbers too: SQLite orders them
     before text), from RANGE_HI on (blobs too), and text in between that is not a real
     date's (no date shape, or a date such as 2026-02-30), found by a skip scan of the
     index — from each stored date prefix to the next (one seek each), and from each
-    value without a date shape to the one after it."""
+    value without a date shape to the one after it. Without an index: one scan."""
+    # A modifier makes date() normalize (2026-02-30 becomes 2026-03-02); alone it would not.
+    real = "date(substr({0}, 1, 10), '+0 days') IS substr({0}, 1, 10)"
+    if not indexed:
+        odd = (
+            f"timestamp IS NULL OR timestamp < '{RANGE_LO}' OR timestamp >= '{RANGE_HI}'"
+            f" OR timestamp NOT GLOB {DATE_SHAPE} OR NOT {real.format('timestamp')}"
+        )
+        return f"SELECT {cols} FROM {table} WHERE ({odd}){where}"
     after = "substr({0}, 1, 9) || char(unicode(substr({0}, 10, 1)) + 1)"
     nxt = (
         f"CASE WHEN w.ts GLOB {DATE_SHAPE}"
@@ -169,8 +183,6 @@ def odd_rows_sql(table: str, cols: str, where: str = "") -> str:
         f" WHERE w.ts IS NOT NULL AND w.ts < '{RANGE_HI}'),"
         f" seen(ts) AS (SELECT ts FROM w WHERE ts IS NOT NULL AND ts < '{RANGE_HI}')"
     )
-    # A modifier makes date() normalize (2026-02-30 becomes 2026-03-02); alone it would not.
-    real = "date(substr(ts, 1, 10), '+0 days') IS substr(ts, 1, 10)"
     parts = [
         f"SELECT {cols} FROM {table} WHERE timestamp IS NULL{where}",
         f"SELECT {cols} FROM {table} WHERE timestamp < '{RANGE_LO}'{where}",
@@ -178,7 +190,7 @@ def odd_rows_sql(table: str, cols: str, where: str = "") -> str:
         f"SELECT {cols} FROM {table} WHERE timestamp IN"
         f" (SELECT ts FROM seen WHERE ts NOT GLOB {DATE_SHAPE}){where}",
         f"SELECT {cols} FROM (SELECT substr(ts, 1, 10) AS p FROM seen"
-        f" WHERE ts GLOB {DATE_SHAPE} AND NOT {real}) AS u CROSS JOIN {table}"
+        f" WHERE ts GLOB {DATE_SHAPE} AND NOT {real.format('ts')}) AS u CROSS JOIN {table}"
         f" WHERE {table}.timestamp >= u.p AND {table}.timestamp < {after.format('u.p')}{where}",
     ]
     return walk + " " + " UNION ALL ".join(parts)
