@@ -167,3 +167,22 @@ def test_with_and_without_a_timestamp_index_the_same_rows(tmp_path: Path) -> Non
         assert {r.row for r in caps[0].rejected} == {"500", "501"}
         read += len(caps[0].snapshots)
     assert read >= 199  # every row in some day (rows near midnight in two)
+
+
+def test_a_window_of_years_reads_its_rows(tmp_path: Path) -> None:
+    """A window of many days has a range per date (more than SQLite's 500 terms of one
+    compound SELECT): with and without the index, every row of it is read."""
+    import sqlite3
+
+    frames = [
+        (i, f"20{20 + i % 6}-0{1 + i % 9}-1{i % 10}T09:00:00Z", "Code", "t") for i in range(1, 60)
+    ]
+    events = [(i, text, "click", "Code") for i, text, *_ in frames]
+    db = screenpipe_db(tmp_path / "sp.db", frames, events)
+    start, end = parse_iso_ms("2019-06-01T00:00:00Z"), parse_iso_ms("2027-01-01T00:00:00Z")
+    with ScreenpipeSource(db) as src:
+        assert _ids(src, start, end) == (set(range(1, 60)), set(range(1, 60)))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP INDEX idx_frames_timestamp")
+    with ScreenpipeSource(db) as src:
+        assert _ids(src, start, end) == (set(range(1, 60)), set(range(1, 60)))

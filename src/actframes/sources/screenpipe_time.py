@@ -88,20 +88,27 @@ def text_ranges(a: int, b: int) -> list[tuple[str, str]]:
 
 def in_ranges(table: str, ranges: list[tuple[str, str]], indexed: bool = True) -> str:
     """``FROM`` clause and condition for the rows of ``table`` in ``ranges``: a small table
-    of the ranges drives one search of the timestamp index per range (without an index,
-    one scan tests them all). The bounds are date-and-hour strings made here, never
-    stored text."""
-    if not indexed:
+    of the ranges drives one search of the timestamp index per range. Without an index, a
+    few ranges are tested in one scan; many (a window of many days) are joined as they
+    are, and SQLite indexes the table for the statement in memory. The bounds are
+    date-and-hour strings made here, never stored text."""
+    if not ranges:
+        return f"{table} WHERE 0"
+    if not indexed and len(ranges) <= _OR_MAX:
         tests = " OR ".join(
             f"({table}.timestamp >= '{lo}' AND {table}.timestamp < '{hi}')" for lo, hi in ranges
         )
-        return f"{table} WHERE ({tests or '0'})"
-    rows = " UNION ALL ".join(f"SELECT '{lo}', '{hi}'" for lo, hi in ranges)
-    table_sql = "SELECT NULL AS r_lo, NULL AS r_hi WHERE 0" + (f" UNION ALL {rows}" if rows else "")
+        return f"{table} WHERE ({tests})"
+    # A VALUES list, not a UNION ALL: a window of years has more ranges than SQLite lets
+    # one compound SELECT hold (500).
+    rows = ", ".join(f"('{lo}', '{hi}')" for lo, hi in ranges)
     return (
-        f"({table_sql}) AS r CROSS JOIN {table}"
-        f" WHERE {table}.timestamp >= r.r_lo AND {table}.timestamp < r.r_hi"
+        f"(SELECT column1 AS r_lo, column2 AS r_hi FROM (VALUES {rows})) AS r"
+        f" CROSS JOIN {table} WHERE {table}.timestamp >= r.r_lo AND {table}.timestamp < r.r_hi"
     )
+
+
+_OR_MAX = 40  # ranges tested with OR in one scan (a chain of ORs nests one level each)
 
 
 class Span:
