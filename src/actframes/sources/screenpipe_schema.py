@@ -4,25 +4,45 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SourceError
 from .base import quote_ident, rowid_alias, table_columns, tables
 
 
-@dataclass(frozen=True)
 class Schema:
-    fcols: frozenset[str]  # columns of frames
-    ocols: frozenset[str]  # of ocr_text, when it holds the app (else empty)
-    ecols: frozenset[str]  # of ui_events, when readable (else empty)
-    # Tables keyed by INTEGER PRIMARY KEY (screenpipe's own) hold distinct integer ids.
-    frame_ids_ok: bool
-    event_ids_ok: bool
-    # An index that leads with ``timestamp`` (screenpipe creates one on each table): reads
-    # then search it range by range; without one each read is a single scan.
-    frames_indexed: bool = True
-    events_indexed: bool = True
+    """What a store holds. A plain class: ``day``'s fast path imports no ``dataclasses``."""
+
+    __slots__ = (
+        "ecols",
+        "event_ids_ok",
+        "events_indexed",
+        "fcols",
+        "frame_ids_ok",
+        "frames_indexed",
+        "ocols",
+    )
+
+    def __init__(
+        self,
+        fcols: frozenset[str],
+        ocols: frozenset[str],
+        ecols: frozenset[str],
+        frame_ids_ok: bool,
+        event_ids_ok: bool,
+        frames_indexed: bool = True,
+        events_indexed: bool = True,
+    ) -> None:
+        self.fcols = fcols  # columns of frames
+        self.ocols = ocols  # of ocr_text, when it holds the app (else empty)
+        self.ecols = ecols  # of ui_events, when readable (else empty)
+        # Tables keyed by INTEGER PRIMARY KEY (screenpipe's own) hold distinct integer ids.
+        self.frame_ids_ok = frame_ids_ok
+        self.event_ids_ok = event_ids_ok
+        # An index that leads with ``timestamp`` (screenpipe creates one on each table):
+        # reads then search it range by range; without one each read is a single scan.
+        self.frames_indexed = frames_indexed
+        self.events_indexed = events_indexed
 
 
 def detect(conn: sqlite3.Connection, path: Path) -> Schema:
