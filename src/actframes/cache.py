@@ -137,7 +137,8 @@ def compile_window_cached(
     digest = capture_digest(cap)
     hit = cache.get(entry, digest=digest)
     if hit is not None:
-        cache.put(entry, digest, hit, fingerprint)
+        if fingerprint is not None:  # the entry learns the new fingerprint
+            cache.put(entry, digest, hit, fingerprint)
         return hit, True
     doc = compile_capture(cap, window, opts, digest=digest)
     cache.put(entry, digest, doc, fingerprint)

@@ -263,8 +263,9 @@ def _without_naive_note(doc_text: str, naive: int) -> str:
     """The document without its note of timestamps read as UTC, checked to count ``naive``."""
     doc = json.loads(doc_text)
     notes = [b for b in doc["blind_spots"] if "no UTC offset" in b]
-    assert notes == ([f"{naive} stored timestamp(s) carry no UTC offset: they were read as UTC"]
-                     if naive else [])
+    assert notes == (
+        [f"{naive} stored timestamp(s) carry no UTC offset: they were read as UTC"] if naive else []
+    )
     doc["blind_spots"] = [b for b in doc["blind_spots"] if b not in notes]
     doc["source"]["digest"] = None  # (the digest covers the reader's notes too)
     return json.dumps(doc, sort_keys=False)
@@ -666,16 +667,16 @@ def _read(db: Path) -> Any:
 
 def _grouped_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Records, per read, whether the frames came grouped (True) or row by row (False)."""
-    from actframes.sources import screenpipe
+    from actframes.sources import screenpipe_frames
 
     seen: list[bool] = []
-    inner = screenpipe._snaps_from_groups
+    inner = screenpipe_frames.snaps_from_groups
 
     def spy(*args: Any) -> bool:
         seen.append(inner(*args))
         return seen[-1]
 
-    monkeypatch.setattr(screenpipe, "_snaps_from_groups", spy)
+    monkeypatch.setattr(screenpipe_frames, "snaps_from_groups", spy)
     return seen
 
 
@@ -740,9 +741,14 @@ def test_grouped_frames_keep_values_a_collation_would_merge(
 
 def test_background_query_hands_back_rows_and_errors(tmp_path: Path) -> None:
     """The events' query runs in another thread: its rows, or its error, come back."""
-    from actframes.sources.screenpipe import _Background
+    from actframes.sources.screenpipe_input import Background as _Background
 
     db = screenpipe_db(tmp_path / "sp.db", _stored(_frames(n=3), ["Z"]))
-    assert _Background(db, "SELECT id FROM frames ORDER BY id", ()).result() == [(1,), (2,), (3,)]
-    with pytest.raises(sqlite3.OperationalError):
-        _Background(db, "SELECT nope FROM frames", ()).result()
+    conn = connect_ro(db, check_same_thread=False)
+    try:
+        rows = _Background(conn, "SELECT id FROM frames ORDER BY id", ()).result()
+        assert rows == [(1,), (2,), (3,)]
+        with pytest.raises(sqlite3.OperationalError):
+            _Background(conn, "SELECT nope FROM frames", ()).result()
+    finally:
+        conn.close()

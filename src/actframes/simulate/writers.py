@@ -104,7 +104,7 @@ ELEMENTS_EVERY = 20
 SHORTCUT_EVERY = 16
 _MOD_CMD = 8  # the packed "command" modifier bit of a shortcut's key row
 # Look-up rows (a click's element, written after it) take ids from here up, clear of the
-# simulated events' own ids.
+# simulated events' own ids: the click's id above this base, so unique across days too.
 LOOKUP_ID_BASE = 1 << 40
 
 
@@ -182,7 +182,6 @@ def _event_rows(day: SimDay, style: str) -> Iterator[tuple[object, ...]]:
     frames = _FrameIndex(day.snapshots)
     session = f"sim-{day.day}"
     t0 = day.events[0].ts_ms if day.events else 0
-    lookup_id = LOOKUP_ID_BASE
     for e in day.events:
         frame = frames.at(e.device or "", e.ts_ms)
         title = frame.title if frame else None
@@ -207,11 +206,11 @@ def _event_rows(day: SimDay, style: str) -> Iterator[tuple[object, ...]]:
             row[12] = 0
             yield tuple(row)
             look = blank[:]  # the element under the pointer, looked up a moment later
+            lookup_id = LOOKUP_ID_BASE + e.event_id
             look[0:4] = [lookup_id, format_ts(e.ts_ms + 30, style, day.tz), session, rel + 30]
             look[4] = "click"
             look[5:13] = [x, y, None, None, 0, 0, None, 0]
             look[15:21] = [e.app, _pid(e.app), title, url, "AXButton", "OK"]
-            lookup_id += 1
             yield tuple(look)
             continue
         elif e.kind == SCROLL:

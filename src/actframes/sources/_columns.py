@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from itertools import islice
-from operator import lt
+from itertools import compress, islice
+from operator import eq, le, lt
 from typing import Any
 
 from ..model import EventColumn
@@ -53,7 +53,7 @@ def columns_from_groups(
         if sizes is not None and not len(ids) == len(ts) == sizes[g]:
             raise UnplacedRows()
         counts = list(map(int, str(counts_text).split(","))) if counts_text else None
-        if counts is not None and all(n == 1 for n in counts):
+        if counts is not None and counts.count(1) == len(counts):  # all ones, counted in C
             counts = None
         total += len(ids)
         key = (kind, clean_name(app_raw) or None, dev_raw or None)
@@ -61,11 +61,14 @@ def columns_from_groups(
     out = []
     all_ids: set[int] = set()
     for (kind, app, dev), parts in merged.items():
-        ids = [i for p in parts for i in p[0]]
-        ts = [t for p in parts for t in p[1]]
-        counts = None
-        if any(p[2] is not None for p in parts):
-            counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
+        if len(parts) == 1:  # one group: its lists as they are
+            ids, ts, counts = parts[0][0], parts[0][1], parts[0][2]
+        else:
+            ids = [i for p in parts for i in p[0]]
+            ts = [t for p in parts for t in p[1]]
+            counts = None
+            if any(p[2] is not None for p in parts):
+                counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
         text = parts[0][3] if exact_text and len(parts) == 1 else None
         # Groups usually come in time order already; a column not in (time, id) order
         # (merged groups, rows out of order) is sorted by (time, id). Ties in time with
@@ -85,6 +88,9 @@ def columns_from_groups(
 
 
 def _in_order(ts: list[int], ids: list[int]) -> bool:
-    """Whether (time, id) pairs strictly increase (compared in C)."""
-    pairs = list(zip(ts, ids, strict=True))
-    return all(map(lt, pairs, islice(pairs, 1, None)))
+    """Whether (time, id) pairs strictly increase: times never decrease (compared in C),
+    and where two times are equal, the ids increase (only the ties are looked at)."""
+    if not all(map(le, ts, islice(ts, 1, None))):
+        return False
+    ties = compress(range(len(ts) - 1), map(eq, ts, islice(ts, 1, None)))
+    return all(ids[k] < ids[k + 1] for k in ties)

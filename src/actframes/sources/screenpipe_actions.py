@@ -20,7 +20,8 @@ from ..steps.model import TEXT, Action, Element, ScreenSize
 from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
 from .base import connect_ro, fetch, table_columns, tables
-from .screenpipe import EVENT_KINDS, clipboard_op, date_bounds
+from .screenpipe_input import EVENT_KINDS, clipboard_op
+from .screenpipe_time import date_bounds
 
 # A look-up row names the click at the same point at most this long before it.
 LOOKUP_MS = 2_000

@@ -1,0 +1,218 @@
+"""Input counts from a screenpipe-style ``ui_events`` table (SPEC.md §1.2, Input).
+
+Counted events of a clean store are read in bulk: SQL groups them by (type, app) and each
+group becomes an ``EventColumn``; when any row needs a report (unparseable time,
+non-integer or duplicate id) they are read one by one instead, with the same result.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent
+from ..text import clean_name
+from ..timeparse import MAX_TS_MS, MIN_TS_MS
+from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
+from ._rows import first_of_each_id
+from .base import fetch
+from .screenpipe_schema import Schema
+from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
+
+# Stored event types and the input kind each counts as. screenpipe writes ordinary typing
+# as ``text`` rows (one per burst, counted by its characters) and ``key`` rows only for
+# shortcuts; copy, cut and paste are all ``clipboard`` rows told apart by ``modifiers``
+# (see CLIPBOARD_OPS). Mouse moves, app switches and focus changes are not input counts.
+# ``copy``/``paste``/``keydown``... are other recorders' names for the same actions.
+EVENT_KINDS: dict[str, str] = {
+    "key": KEY,
+    "keydown": KEY,
+    "key_press": KEY,
+    "text": KEY,
+    "click": CLICK,
+    "mouse_click": CLICK,
+    "scroll": SCROLL,
+    "clipboard": COPY,
+    "copy": COPY,
+    "paste": PASTE,
+}
+# A clipboard row's ``modifiers`` holds the operation's character code: 'c' copy,
+# 'x' cut, 'v' paste. A cut puts content on the clipboard as a copy does, so it counts
+# as a copy (steps show it as a cut).
+CLIPBOARD_OPS: dict[int, str] = {ord("c"): "copy", ord("x"): "cut", ord("v"): "paste"}
+_CLIPBOARD_KINDS = {"copy": COPY, "cut": COPY, "paste": PASTE}
+
+ESTIMATE_NOTE = (
+    "typed characters are estimated from text_length (UTF-8 bytes) where screenpipe"
+    " stored no typed text: non-ASCII text counts more than once"
+)
+
+
+def event_sql(s: Schema) -> tuple[str, str, str]:
+    """(type key, characters, filter) expressions over ui_events: the type key tells
+    clipboard operations apart; characters is a text row's count (its stored text's
+    characters, else ``text_length``, UTF-8 bytes, as an estimate); the filter keeps
+    the counted types and drops the accessibility look-up rows screenpipe writes after
+    each click (``click_count = 0``: no click of their own). Types are compared with
+    NOCASE rather than through lower(): no string is made per row."""
+    c = s.ecols
+    types = ",".join(f"'{t}'" for t in EVENT_KINDS)
+    key = "event_type"
+    if "modifiers" in c:
+        key = (
+            "CASE WHEN event_type = 'clipboard' COLLATE NOCASE THEN 'clipboard:' ||"
+            " coalesce(modifiers, '') ELSE event_type END"
+        )
+    stored = "length(text_content)" if "text_content" in c else "NULL"
+    nbytes = "text_length" if "text_length" in c else "NULL"
+    chars = f"max(1, coalesce({stored}, {nbytes}, 1))"
+    where = f" AND event_type COLLATE NOCASE IN ({types})"
+    if "click_count" in c:
+        where += " AND (click_count IS NOT 0 OR event_type <> 'click' COLLATE NOCASE)"
+    return key, chars, where
+
+
+def _estimated_sql(s: Schema) -> str:
+    c = s.ecols
+    if "text_length" not in c:
+        return "0"
+    stored = "text_content IS NULL AND " if "text_content" in c else ""
+    return f"sum(event_type = 'text' COLLATE NOCASE AND {stored}text_length IS NOT NULL)"
+
+
+def events_query(s: Schema, span: Span) -> str:
+    """The counted events of the span per (type, app), ids, instants and text rows'
+    characters comma-joined."""
+    app = "app_name" if "app_name" in s.ecols else "NULL"
+    key, chars, where = event_sql(s)
+    # Each instant is computed once, and no row is sorted in SQL: group_concat skips
+    # the NULL instants of rows SQLite could not parse (the counts then differ), and
+    # columns_from_groups puts each column in (time, id) order.
+    integer_ids = "1" if s.event_ids_ok else "min(typeof(id) = 'integer')"
+    return (
+        f"SELECT {integer_ids}, count(*), {key} AS k, {app} AS a, NULL,"
+        f" group_concat(id), group_concat({span.ms}),"
+        f" group_concat(CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} END),"
+        f" {_estimated_sql(s)} FROM {span.rows('ui_events', s.events_indexed)}{where} GROUP BY k, a"
+    )
+
+
+def read_events(
+    conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span, groups: list[Any]
+) -> None:
+    """In bulk when every row is clean; row by row when some row needs a report.
+    ``groups``: the rows of events_query."""
+    _, _, where = event_sql(s)
+    if any(g[8] for g in groups):
+        cap.notes.append(ESTIMATE_NOTE)
+    odd = fetch(conn, odd_rows_sql("ui_events", "id", where, s.events_indexed), ())
+    if not odd and all(g[0] == 1 for g in groups):
+        try:
+            cap.event_columns = columns_from_groups(
+                (g[2:8] for g in groups),
+                kind_of,
+                sizes=[g[1] for g in groups],
+                exact_text=True,  # integer ids (checked above) and instants
+                unique_ids=s.event_ids_ok,
+            )
+            return
+        except (DuplicateIds, UnplacedRows):
+            pass
+    _read_events_rowwise(conn, s, cap, span)
+
+
+def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span) -> None:
+    app = "app_name" if "app_name" in s.ecols else "NULL"
+    # Only the counted types are read: stores hold far more mouse moves than clicks.
+    key, chars, counted = event_sql(s)
+    n = f"CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} ELSE 1 END"
+    q = (
+        f"SELECT ui_events.id, {instant_or_text(span.ms)}, {key}, {app}, {n}"
+        f" FROM {span.rows('ui_events', s.events_indexed)}{counted}"
+    )
+    rows = fetch(conn, q, ())
+    odd = fetch(
+        conn,
+        odd_rows_sql("ui_events", f"id, timestamp, {key}, {app}, {n}", counted, s.events_indexed),
+        (),
+    )
+    for rid, ts_raw, *rest in odd:
+        placed = instant(rid, None, ts_raw, "ui_events", cap)
+        if placed is not None and span.keeps(placed):
+            rows.append((rid, placed, *rest))
+    events: list[InputEvent] = []
+    apps: dict[object, str | None] = {}
+    kinds: dict[object, str | None] = {}
+    for rid, ts, kind_raw, app_raw, count in rows:
+        # The common row (integer id, an instant SQLite parsed) takes the short path.
+        if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:
+            placed = instant(rid, *split(ts), "ui_events", cap)
+            if placed is None or not span.keeps(placed):
+                continue
+            ts = placed
+        kind: str | None = kinds.get(kind_raw, "")
+        if kind == "":
+            kind = kinds[kind_raw] = kind_of(kind_raw) if isinstance(kind_raw, str) else None
+        if kind is None:
+            continue
+        ev_app: str | None = apps.get(app_raw, "")
+        if ev_app == "":
+            ev_app = apps[app_raw] = clean_name(app_raw) or None
+        events.append(InputEvent(rid, ts, kind, ev_app, None, count if type(count) is int else 1))
+    cap.events, dropped = first_of_each_id(events, "ui_events")
+    cap.rejected.extend(dropped)
+
+
+def kind_of(event_type: str) -> str | None:
+    if event_type.startswith("clipboard:"):
+        return _CLIPBOARD_KINDS.get(clipboard_op(event_type[10:]), COPY)
+    return EVENT_KINDS.get(event_type) or EVENT_KINDS.get(event_type.lower())
+
+
+def clipboard_op(modifiers: object) -> str:
+    """copy, cut or paste, from a clipboard row's ``modifiers`` (stored as a number, or
+    as the text SQL's ``||`` made of it); an unknown code reads as a copy, the meaning
+    ``clipboard`` has in stores that do not record the operation."""
+    try:
+        code = int(str(modifiers)) if modifiers is not None and modifiers != "" else None
+    except ValueError:
+        code = None
+    return CLIPBOARD_OPS.get(code, "copy") if code is not None else "copy"
+
+
+class Background:
+    """One query run to the end in another thread, on a connection of its own that the
+    thread may use (``check_same_thread=False``) and no other thread uses meanwhile;
+    ``result`` waits for its rows, or raises its error."""
+
+    def __init__(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
+        import _thread
+
+        self._rows: list[Any] = []
+        self._exc: BaseException | None = None
+        self._done = _thread.allocate_lock()
+        self._done.acquire()
+        started = _thread.allocate_lock()
+        started.acquire()
+        _thread.start_new_thread(self._run, (conn, sql, params, started))
+        # Waiting lets the new thread take the interpreter's lock at once and go into
+        # SQLite, rather than after this thread's next switch interval.
+        started.acquire()
+
+    def _run(
+        self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...], started: Any
+    ) -> None:
+        try:
+            started.release()
+            self._rows = fetch(conn, sql, params)
+        except BaseException as exc:  # handed to the caller
+            self._exc = exc
+        finally:
+            self._done.release()
+
+    def result(self) -> list[Any]:
+        self._done.acquire()
+        self._done.release()
+        if self._exc is not None:
+            raise self._exc
+        return self._rows
