@@ -77,6 +77,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.api",
             "actframes.cache",
             "actframes.resident",
+            "actframes.resident_routines",  # routine steps kept per day (#20)
+            "actframes.day_steps_cache",  # and on disk for the CLI (#20)
             "actframes.store_watch",
             "actframes.tail",
             "actframes.verify",

@@ -7,9 +7,7 @@ import os
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -182,27 +180,29 @@ def test_only_whole_days_are_kept(tmp_path: Path) -> None:
         cache.close()
 
 
-def test_routines_are_mined_again_only_when_the_store_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import actframes.routines.service as routines_service
+def test_routines_are_mined_again_only_when_the_store_changes(tmp_path: Path) -> None:
     from actframes.mcp.library import Service
 
     path = write_native(tmp_path / "n.db", _day(30))
-    mined: list[int] = []
-    real = routines_service.mine_store
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        mined.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(routines_service, "mine_store", counting)
     svc = Service(path, TZ, None, lambda: T0)
     try:
         first = svc.routines(7, DAY, 2)
-        assert svc.routines(7, DAY, 2) == first and len(mined) == 1
+        assert svc.routines(7, DAY, 2) == first
+        stats = svc.store.routines_kept.stats
+        assert (stats["served"], stats["fingerprint"], stats["read"], stats["mined"]) == (
+            7,
+            0,
+            7,
+            1,
+        )
         _Writer(path, "native").do("append", 0, 100, 1)
         svc.routines(7, DAY, 2)
-        assert len(mined) == 2
+        # Only the changed day is read again (the others: unchanged fingerprints).
+        assert (stats["served"], stats["fingerprint"], stats["read"], stats["mined"]) == (
+            7,
+            6,
+            8,
+            1,
+        )
     finally:
         svc.close()

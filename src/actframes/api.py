@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .emit.yaml_out import to_yaml
     from .model import Capture
     from .resident import ResidentCache
+    from .resident_routines import ResidentRoutines
     from .routines.mine import Rules
     from .routines.service import Mining
     from .verify import Report
@@ -112,7 +113,7 @@ class Store:
             from .resident import ResidentCache
 
             self._resident = ResidentCache(self.path, kind, self.disk)
-        self._mined: tuple[Hashable, Mining | None] = (None, None)
+        self._kept: ResidentRoutines | None = None
 
     def __enter__(self) -> Store:
         return self
@@ -220,21 +221,23 @@ class Store:
         include_text: bool = False,
         stage: Callable[[str], None] | None = None,
     ) -> Mining:
-        """Routines mined from the steps of [start_ms, end_ms). A resident store mines
-        again only when the store's change token moves (mining reads every step)."""
-        from .routines import service
+        """Routines mined from the steps of [start_ms, end_ms), the days' steps kept
+        (``resident_routines``): in memory by a resident store, on disk (whole days of a
+        native store, by their fingerprint) unless ``disk_cache`` is off; only the days
+        that changed are read again."""
+        return self.routines_kept.mining(tz, start_ms, end_ms, rules, include_text, stage)
 
-        key: Hashable = None
-        if self._resident is not None:
-            key = (tz, start_ms, end_ms, rules, include_text, self._resident.store_token())
-            if self._mined[0] == key and self._mined[1] is not None:
-                return self._mined[1]
-        found = service.mine_store(
-            self.path, self.kind, tz, start_ms, end_ms, rules, include_text, stage=stage
-        )
-        if self._resident is not None:
-            self._mined = (key, found)
-        return found
+    @property
+    def routines_kept(self) -> ResidentRoutines:
+        if self._kept is None:
+            from .day_steps_cache import DayStepsCache
+            from .resident_routines import ResidentRoutines
+
+            resident = self._resident
+            token = resident.store_token if resident is not None else lambda: None
+            disk = DayStepsCache(self.disk.root.parent) if self.disk is not None else None
+            self._kept = ResidentRoutines(self.path, self.kind, token, disk=disk)
+        return self._kept
 
     def close(self) -> None:
         if self._source is not None:

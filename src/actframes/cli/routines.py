@@ -122,9 +122,11 @@ def routines(
     from ..progress import Steps
 
     # A bar only for long windows; a week is read and mined in a blink.
+    # Whole days' steps of a native store are kept on disk (the cache folder): a later
+    # run reads again only the days that changed.
     with (
         Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress,
-        open_store(path, source, disk_cache=False) as store,
+        open_store(path, source) as store,
     ):
         found = store.routines(zone, start, end, rules, include_text, stage=progress.next)
     if not found.steps:

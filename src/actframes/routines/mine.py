@@ -81,6 +81,29 @@ class Corpus:
             self.seqs.append(row)
         self.day = [seg[0].day if seg else "" for seg in segs]
 
+    def flat(self) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        """(every segment's token ids one after another, each segment followed by -1;
+        the (segment, position) of each index; each index's day as a number): the walk
+        indexes steps with one int and never crosses a segment's end."""
+        got: tuple[list[int], list[tuple[int, int]], list[int]] | None = getattr(
+            self, "_flat", None
+        )
+        if got is None:
+            flat: list[int] = []
+            where: list[tuple[int, int]] = []
+            day_ids: list[int] = []
+            numbers: dict[str, int] = {}
+            for s, seq in enumerate(self.seqs):
+                d = numbers.setdefault(self.day[s], len(numbers))
+                flat.extend(seq)
+                where.extend((s, p) for p in range(len(seq)))
+                day_ids.extend([d] * len(seq))
+                flat.append(-1)
+                where.append((s, len(seq)))
+                day_ids.append(-1)
+            got = self._flat = (flat, where, day_ids)
+        return got
+
     @property
     def n_steps(self) -> int:
         return sum(len(s) for s in self.seqs)
@@ -134,16 +157,15 @@ def not_chance(observed: int, expected: Fraction, steps: int) -> bool:
     return chance_log10(observed, expected) <= CHANCE_LOG10 - math.log10(max(steps, 1))
 
 
-def _greedy(positions: Sequence[tuple[int, int]], length: int) -> list[tuple[int, int]]:
-    """Non-overlapping occurrences, leftmost first (positions sorted)."""
-    out: list[tuple[int, int]] = []
-    seg, end = -1, 0
-    for s, p in positions:
-        if s != seg:
-            seg, end = s, 0
-        if p >= end:
-            out.append((s, p))
-            end = p + length
+def _greedy(positions: Sequence[int], length: int) -> list[int]:
+    """Non-overlapping occurrences, leftmost first (``Corpus.flat`` indices, sorted; an
+    occurrence never spans a segment's end, so one running end serves all segments)."""
+    out: list[int] = []
+    end = -1
+    for i in positions:
+        if i >= end:
+            out.append(i)
+            end = i + length
     return out
 
 
@@ -173,37 +195,55 @@ class _Grams:
         return tuple(reversed(out))
 
 
-def _walk(corpus: Corpus, rules: Rules) -> tuple[_Grams, list[dict[int, list[tuple[int, int]]]]]:
-    """levels[L-1] = {gram id: all its start positions} for every gram of length L that
-    recurs (non-overlapping count and days as the rules say)."""
-    seqs = corpus.seqs
-    day = corpus.day
+def _walk(corpus: Corpus, rules: Rules) -> tuple[_Grams, list[dict[int, list[int]]]]:
+    """levels[L-1] = {gram id: all its start positions (``Corpus.flat`` indices)} for
+    every gram of length L that recurs (non-overlapping count and days as the rules
+    say)."""
+    flat, _, day_ids = corpus.flat()
     grams = _Grams()
+    least, min_days = rules.min_occurrences, rules.min_days
 
-    def keep(pos: list[tuple[int, int]], length: int) -> bool:
-        occ = _greedy(pos, length)
-        if len(occ) < rules.min_occurrences:
+    def keep(pos: list[int], length: int) -> bool:
+        if len(pos) < least:
             return False
-        if rules.min_days <= 1:
-            return True
-        return len({day[s] for s, _ in occ}) >= rules.min_days
+        n, end = 0, -1
+        days: set[int] = set()
+        for i in pos:
+            if i >= end:
+                n += 1
+                end = i + length
+                days.add(day_ids[i])
+        return n >= least and (min_days <= 1 or len(days) >= min_days)
 
-    first: dict[int, list[tuple[int, int]]] = {}
-    for s, seq in enumerate(seqs):
-        for p, t in enumerate(seq):
-            first.setdefault(grams.child(0, t), []).append((s, p))
-    level = {g: pos for g, pos in first.items() if keep(pos, 1)}
+    first: dict[int, list[int]] = {}
+    for i, t in enumerate(flat):
+        if t >= 0:
+            got = first.get(t)
+            if got is None:
+                first[t] = [i]
+            else:
+                got.append(i)
+    level = {grams.child(0, t): pos for t, pos in first.items() if keep(pos, 1)}
     levels = [level]
     length = 1
     while level and length < rules.max_length:
-        nxt: dict[int, list[tuple[int, int]]] = {}
+        nxt: dict[int, list[int]] = {}
         for g, pos in level.items():
-            for s, p in pos:
-                q = p + length
-                if q < len(seqs[s]):
-                    nxt.setdefault(grams.child(g, seqs[s][q]), []).append((s, p))
+            # Each occurrence extended by the token after it (-1: the segment ended).
+            by_next: dict[int, list[int]] = {}
+            for i in pos:
+                t = flat[i + length]
+                if t >= 0:
+                    got = by_next.get(t)
+                    if got is None:
+                        by_next[t] = [i]
+                    else:
+                        got.append(i)
+            for t, ext in by_next.items():
+                if len(ext) >= least and keep(ext, length + 1):
+                    nxt[grams.child(g, t)] = ext
         length += 1
-        level = {g: pos for g, pos in nxt.items() if keep(pos, length)}
+        level = nxt
         if level:
             levels.append(level)
     return grams, levels
@@ -248,7 +288,8 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
         g = maximal[t]
         for _ in range(len(t) - len(u)):
             g = grams.parent[g]
-        occ = _greedy(levels[len(u) - 1][g], len(u))
+        where = corpus.flat()[1]
+        occ = [where[i] for i in _greedy(levels[len(u) - 1][g], len(u))]
         if _passes(corpus, rules, u, occ):
             units[u] = occ
     # A routine inside another routine is not maximal; a cycle seen from several
@@ -296,17 +337,6 @@ def _unit(g: tuple[int, ...], anchor: int) -> tuple[int, ...]:
     return g
 
 
-def _occurrences(corpus: Corpus, g: tuple[int, ...]) -> list[tuple[int, int]]:
-    n = len(g)
-    pos = [
-        (s, p)
-        for s, seq in enumerate(corpus.seqs)
-        for p in range(len(seq) - n + 1)
-        if seq[p] == g[0] and tuple(seq[p : p + n]) == g
-    ]
-    return _greedy(pos, n)
-
-
 def _passes(corpus: Corpus, rules: Rules, g: tuple[int, ...], occ: list[tuple[int, int]]) -> bool:
     return (
         len(g) >= rules.min_length
@@ -344,9 +374,11 @@ def recurring_coverage(corpus: Corpus, rules: Rules) -> set[tuple[int, int]]:
     _, levels = _walk(corpus, rules._replace(max_length=rules.min_length))
     if len(levels) < rules.min_length:
         return set()
+    where = corpus.flat()[1]
     out: set[tuple[int, int]] = set()
     for pos in levels[rules.min_length - 1].values():
-        for s, p in pos:
+        for i in pos:
+            s, p = where[i]
             out.update((s, p + k) for k in range(rules.min_length))
     return out
 

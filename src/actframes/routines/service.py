@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date as Date
 from datetime import timedelta
 from pathlib import Path
@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 
 from ..compile.document import Clock
 from ..errors import UsageError
-from ..window import day_window
+from ..steps import load as steps_load
+from ..window import Window, day_window, local_day_of
 from .load import read_steps
 from .mine import Corpus, Mined, Rules, mine
 from .plan import build_plan
@@ -20,6 +21,9 @@ from .tokens import SESSION_GAP_MS, RStep, segments
 # Without --days: the whole store (UI logs are one recording each); far-future end.
 ALL_START_MS = 0
 ALL_END_MS = 4_102_444_800_000  # 2100-01-01
+# Longer windows of whole days are read in one piece (a day at a time would open the
+# store thousands of times); the MCP server's limit is far below.
+MAX_SPLIT_DAYS = 366
 
 
 class Mining(NamedTuple):
@@ -74,6 +78,56 @@ def mine_steps(
     return segs, corpus, mined, [build_plan(m, corpus, iso, include_text) for m in mined]
 
 
+class DaySteps(NamedTuple):
+    """The routine steps of one local day, read as that day's document reads it (its
+    capture with the read margin, stale events re-attributed within it), with the
+    screen sizes by device: a piece a long-lived process can keep per day."""
+
+    steps: tuple[RStep, ...]
+    screens: tuple[tuple[str, tuple[int, int]], ...]
+
+
+def day_windows(zone: str, start_ms: int, end_ms: int) -> list[Window] | None:
+    """The local days that tile [start_ms, end_ms) exactly, in order; None when the
+    window is not whole days (the whole store, an odd span) or longer than
+    ``MAX_SPLIT_DAYS``: it is then read in one piece."""
+    if end_ms <= start_ms or (start_ms, end_ms) == (ALL_START_MS, ALL_END_MS):
+        return None
+    w = day_window(local_day_of(start_ms, zone), zone)
+    out: list[Window] = []
+    while w.start_ms < end_ms and len(out) <= MAX_SPLIT_DAYS:
+        out.append(w)
+        w = day_window((Date.fromisoformat(w.day or "") + timedelta(days=1)).isoformat(), zone)
+    if not out or out[0].start_ms != start_ms or out[-1].end_ms != end_ms:
+        return None
+    return out if len(out) <= MAX_SPLIT_DAYS else None
+
+
+def by_day(path: Path, source: str | None) -> bool:
+    """Is the store read a day at a time? Where a day's steps can be fingerprinted
+    (``steps.load.DAY_FINGERPRINTS``), so that keeping days pays; other readers pay a
+    fixed cost per read (a scan for rows without a usable time), and read in one piece."""
+    return steps_load.family(path, source) in steps_load.DAY_FINGERPRINTS
+
+
+def read_day(
+    path: Path, source: str | None, zone: str, window: Window, include_text: bool
+) -> DaySteps:
+    steps, screens = read_steps(path, source, window.start_ms, window.end_ms, zone, include_text)
+    return DaySteps(tuple(steps), tuple(sorted(screens.items())))
+
+
+def join_days(days: Sequence[DaySteps]) -> tuple[list[RStep], dict[str, tuple[int, int]]]:
+    """One stream of the days' steps in (device, day, time) order — each device's days
+    one after another, as ``read_steps`` orders a window — and the screens (a later
+    day's size of a device wins)."""
+    steps = sorted((s for d in days for s in d.steps), key=lambda s: s.device)  # stable
+    screens: dict[str, tuple[int, int]] = {}
+    for d in days:
+        screens.update(d.screens)
+    return steps, dict(sorted(screens.items()))
+
+
 def mine_store(
     path: Path,
     source: str | None,
@@ -85,12 +139,32 @@ def mine_store(
     stage: Callable[[str], None] | None = None,
 ) -> Mining:
     """Read the window's steps and mine them; ``stage`` hears each stage's name first
-    (a progress bar)."""
+    (a progress bar). A window of whole local days of a store read ``by_day`` is read a
+    day at a time (``read_day``) and the days joined (``join_days``): what a long-lived
+    process that keeps the days it read (``resident_routines``) mines too, byte for
+    byte."""
     if stage is not None:
         stage("read steps")
-    steps, screens = read_steps(path, source, start_ms, end_ms, zone, include_text)
+    windows = day_windows(zone, start_ms, end_ms) if by_day(path, source) else None
+    if windows is None:
+        steps, screens = read_steps(path, source, start_ms, end_ms, zone, include_text)
+    else:
+        days = [read_day(path, source, zone, w, include_text) for w in windows]
+        steps, screens = join_days(days)
     if stage is not None:
         stage("mine routines")
+    return mine_joined(steps, screens, zone, start_ms, end_ms, rules, include_text)
+
+
+def mine_joined(
+    steps: list[RStep],
+    screens: dict[str, tuple[int, int]],
+    zone: str,
+    start_ms: int,
+    end_ms: int,
+    rules: Rules,
+    include_text: bool = False,
+) -> Mining:
     segs, corpus, mined, routines = mine_steps(steps, zone, rules, include_text)
     return Mining(steps, segs, corpus, mined, routines, screens, start_ms, end_ms)
 

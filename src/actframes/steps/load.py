@@ -87,6 +87,21 @@ def row_time(path: Path, fam: str, row_id: int) -> int | None:
     return None
 
 
+def steps_fingerprints(path: Path, fam: str, spans: Sequence[tuple[int, int]]) -> list[str | None]:
+    """For each [start_ms, end_ms) of ``spans``: everything its action steps read,
+    identified without reading it, where the family's reader can tell (native); None
+    otherwise."""
+    if fam == "native":
+        from ..sources import native_actions
+
+        return native_actions.fingerprints(path, spans)
+    return [None] * len(spans)
+
+
+# Families whose days ``steps_fingerprints`` identifies.
+DAY_FINGERPRINTS = frozenset({"native"})
+
+
 def actions(
     path: Path, fam: str, cap: Capture, start_ms: int, end_ms: int, include_text: bool
 ) -> tuple[list[Action], list[Element], dict[str, ScreenSize]]:

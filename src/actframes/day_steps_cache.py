@@ -1,0 +1,71 @@
+"""Routine steps of whole days on disk, for one-shot processes (``actframes routines``).
+
+One file per (store, local day, zone, version), holding the day's steps (``DaySteps``) and
+the fingerprint of everything they were read from (``steps.load.steps_fingerprints``).
+An entry is served only when the store's fingerprint for the day is the same now, so a
+day is read from the store again as soon as any row it depends on changed; stores with
+no such fingerprint are never cached here. Typed text is never written: steps read with
+``--include-text`` are not kept on disk. Writes replace the file atomically; an
+unreadable entry is treated as absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .entities import rules_digest
+from .fasthash import sha256
+from .routines.service import DaySteps
+from .routines.tokens import RStep
+
+
+class DayStepsCache:
+    def __init__(self, root: Path) -> None:
+        self.root = root / "routine-days"
+
+    def entry(self, path: Path, kind: str, day: str, tz: str) -> Path:
+        ident = json.dumps([str(Path(path).resolve()), kind, day, tz, __version__, rules_digest()])
+        return self.root / (sha256(ident.encode()).hexdigest()[:32] + ".json")
+
+    def get(self, entry: Path, fingerprint: str) -> DaySteps | None:
+        try:
+            stored = json.loads(entry.read_text(encoding="utf-8"))
+            if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint:
+                return None
+            steps = tuple(_step(s) for s in stored["steps"])
+            screens = tuple((str(d), (int(w), int(h))) for d, (w, h) in stored["screens"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return DaySteps(steps, screens)
+
+    def put(self, entry: Path, fingerprint: str, day: DaySteps) -> None:
+        import tempfile  # only when writing
+
+        record = {
+            "fingerprint": fingerprint,
+            "steps": [list(s) for s in day.steps],
+            "screens": [[d, list(wh)] for d, wh in day.screens],
+        }
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(record, fh, ensure_ascii=False)
+                os.replace(tmp, entry)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass  # a cache that cannot be written is only slower, never wrong
+
+
+def _step(fields: list[Any]) -> RStep:
+    if len(fields) != len(RStep._fields):
+        raise ValueError("not a step")
+    step = RStep(*fields)
+    return step._replace(events=tuple(step.events))

@@ -1,0 +1,203 @@
+"""Routines of one store kept across calls: the steps of each local day and the last
+minings, for a long-lived process (the MCP server).
+
+Mining reads every step of its window (``routines.service.mine_store``), and a store
+being recorded changes at every call. A window of whole days of a store read
+``by_day`` (native) is therefore kept a day at a time (``DaySteps``), each day with the
+store's change token when it was read (``store_watch``, through
+``ResidentCache.store_token``) and the day's fingerprint. A call checks each day,
+cheapest first:
+
+1. the store's token is the one the day saw: nothing was committed since — kept;
+2. the day's fingerprint is unchanged — kept, the new token noted. It covers everything
+   the day's steps read (``steps.load.steps_fingerprints``): the change counters of the
+   UTC days inside the day and the rows of its read margins, so that rows added today
+   leave yesterday alone (the document cache's fingerprint counts the margins' whole UTC
+   days, so today's rows would move yesterday's);
+3. otherwise the day is read again. A day read again to the same steps keeps its
+   version, so the mining of unchanged steps is served as it was.
+
+The days' steps are joined and mined exactly as a cold ``mine_store`` joins and mines
+them, and a mining is kept under the versions of its days, the rules and the options:
+every answer is the bytes a fresh mining of the store gives (a property test holds this
+after random appends, edits, moves and deletions), whatever the cache saw before. Other
+stores, and windows that are not whole days, are mined in one piece, the mining kept
+while the store's token is unchanged.
+
+With a ``DayStepsCache`` the days also live on disk (one-shot ``actframes routines``: no
+token, every day checked by its fingerprint), never with typed text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from itertools import count
+from pathlib import Path
+
+from .day_steps_cache import DayStepsCache
+from .routines.mine import Rules
+from .routines.service import (
+    DaySteps,
+    Mining,
+    by_day,
+    day_windows,
+    join_days,
+    mine_joined,
+    mine_store,
+    read_day,
+)
+from .steps import load as steps_load
+from .window import Window
+
+MAX_DAYS = 200  # days kept (two quarters of one zone, or a quarter of two)
+MAX_MININGS = 8  # minings kept (windows, rules and options asked for recently)
+
+
+class _Day:
+    __slots__ = ("fingerprint", "steps", "token", "version")
+
+    def __init__(
+        self, token: Hashable, fingerprint: str | None, version: int, steps: DaySteps
+    ) -> None:
+        self.token, self.fingerprint, self.version, self.steps = token, fingerprint, version, steps
+
+
+class ResidentRoutines:
+    """The routine steps and minings of one store (callable from any thread: calls run
+    one at a time)."""
+
+    def __init__(
+        self,
+        path: Path,
+        kind: str | None,
+        store_token: Callable[[], Hashable | None],
+        max_days: int = MAX_DAYS,
+        disk: DayStepsCache | None = None,
+    ) -> None:
+        self.path, self.kind, self.store_token, self.max_days = path, kind, store_token, max_days
+        self.disk = disk
+        self._days: OrderedDict[Hashable, _Day] = OrderedDict()
+        self._minings: OrderedDict[Hashable, Mining] = OrderedDict()
+        self._versions = count(1)
+        self._lock = threading.Lock()
+        self.stats = {"served": 0, "fingerprint": 0, "read": 0, "mined": 0}
+        if disk is not None:
+            self.stats["disk"] = 0
+
+    def mining(
+        self,
+        zone: str,
+        start_ms: int,
+        end_ms: int,
+        rules: Rules,
+        include_text: bool = False,
+        stage: Callable[[str], None] | None = None,
+    ) -> Mining:
+        """``mine_store`` of the window, from the days kept where they are unchanged
+        (``stage`` as there)."""
+        by_days = by_day(self.path, self.kind)
+        windows = day_windows(zone, start_ms, end_ms) if by_days else None
+        if windows is None:
+            return self._whole(zone, start_ms, end_ms, rules, include_text, stage)
+        with self._lock:
+            if stage is not None:
+                stage("read steps")
+            days = self._fresh_days(zone, windows, include_text)
+            key = (zone, start_ms, end_ms, rules, include_text, tuple(d.version for d in days))
+            found = self._minings.get(key)
+            if stage is not None:
+                stage("mine routines")
+            if found is None:
+                steps, screens = join_days([d.steps for d in days])
+                found = mine_joined(steps, screens, zone, start_ms, end_ms, rules, include_text)
+                self.stats["mined"] += 1
+                self._minings[key] = found
+                while len(self._minings) > MAX_MININGS:
+                    self._minings.popitem(last=False)
+            self._minings.move_to_end(key)
+            return found
+
+    def _whole(
+        self,
+        zone: str,
+        start_ms: int,
+        end_ms: int,
+        rules: Rules,
+        include_text: bool,
+        stage: Callable[[str], None] | None,
+    ) -> Mining:
+        """A window read in one piece: its mining kept while the store's token is."""
+        with self._lock:
+            token = self.store_token()
+            key = ("whole", zone, start_ms, end_ms, rules, include_text, token)
+            found = self._minings.get(key) if token is not None else None
+            if found is not None:
+                self.stats["served"] += 1
+                self._minings.move_to_end(key)
+                return found
+            found = mine_store(
+                self.path, self.kind, zone, start_ms, end_ms, rules, include_text, stage
+            )
+            self.stats["mined"] += 1
+            if token is not None:
+                self._minings[key] = found
+                while len(self._minings) > MAX_MININGS:
+                    self._minings.popitem(last=False)
+            return found
+
+    def _fresh_days(self, zone: str, windows: list[Window], include_text: bool) -> list[_Day]:
+        # The token is taken before anything is read: a write after it makes the next
+        # call look again, never keeps rows older than the token.
+        token = self.store_token()
+        fam = steps_load.family(self.path, self.kind)
+        keys = [(w.day, zone, include_text) for w in windows]
+        stale = [
+            w
+            for w, key in zip(windows, keys, strict=True)
+            if (day := self._days.get(key)) is None or token is None or day.token != token
+        ]
+        # The fingerprints of the days not served by the token, on one connection.
+        spans = [(w.start_ms, w.end_ms) for w in stale]
+        fps = dict(zip(spans, steps_load.steps_fingerprints(self.path, fam, spans), strict=True))
+        out = []
+        for w, key in zip(windows, keys, strict=True):
+            day = self._days.get(key)
+            if day is not None and (w.start_ms, w.end_ms) not in fps:
+                self.stats["served"] += 1
+            else:
+                fp = fps.get((w.start_ms, w.end_ms))
+                if day is not None and fp is not None and day.fingerprint == fp:
+                    day.token = token
+                    self.stats["fingerprint"] += 1
+                else:
+                    steps = self._read(fam, zone, w, include_text, fp)
+                    # Steps read again unchanged keep their version: their mining stands.
+                    same = day is not None and day.steps == steps
+                    version = day.version if day is not None and same else next(self._versions)
+                    day = _Day(token, fp, version, steps)
+                    self._days[key] = day
+            self._days.move_to_end(key)
+            out.append(day)
+        while len(self._days) > self.max_days:
+            self._days.popitem(last=False)
+        return out
+
+    def _read(
+        self, fam: str, zone: str, window: Window, include_text: bool, fp: str | None
+    ) -> DaySteps:
+        """The day's steps from the disk cache when its fingerprint matches (never typed
+        text), else from the store (and kept on disk)."""
+        disk, entry = self.disk, None
+        if disk is not None and fp is not None and not include_text and window.day:
+            entry = disk.entry(self.path, fam, window.day, zone)
+            got = disk.get(entry, fp)
+            if got is not None:
+                self.stats["disk"] += 1
+                return got
+        steps = read_day(self.path, self.kind, zone, window, include_text)
+        self.stats["read"] += 1
+        if disk is not None and entry is not None and fp is not None:
+            disk.put(entry, fp, steps)
+        return steps
