@@ -114,8 +114,8 @@ class Service:
             parse_day(last)
             start, end = window_of(self.tz, days, last)
             rules = check_rules(Rules(min_days=min_days))
-            # Mining reads every step of the window: the store keeps the answer while it
-            # is unchanged (its change token: data_version, or an export's size and time).
+            # Mining reads every step of the window: the store keeps each day's steps and
+            # reads again only the days that changed (resident_routines.py).
             found: list[dict[str, Any]] = self.store.routines(self.tz, start, end, rules).routines
             return found
 
