@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.routines import mine as mine_module
+from actframes.routines.coverage import recurring_coverage
 from actframes.routines.mine import (
     CHANCE_LOG10,
     Corpus,
     Rules,
     chance_log10,
     mine,
-    recurring_coverage,
 )
 from actframes.routines.plan import routine_id
 from actframes.routines.tokens import segments

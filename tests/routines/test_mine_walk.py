@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.routines.mine import Corpus, Rules, _walk
+from actframes.routines.mine import Corpus, Rules, walk
 from actframes.routines.tokens import RStep
 
 MAX_LEN = 5
@@ -50,7 +50,7 @@ def test_the_walk_finds_what_a_direct_count_finds(
 ) -> None:
     rules = Rules(min_occurrences=least, min_days=days, max_length=MAX_LEN)
     corpus = Corpus([[_step(t, d) for t in toks] for d, toks in segs if toks])
-    grams, levels = _walk(corpus, rules)
+    grams, levels = walk(corpus, rules)
     walked = {
         tuple(int(corpus.tokens[t][4][1:]) for t in grams.tokens(g))
         for level in levels

@@ -195,7 +195,7 @@ class _Grams:
         return tuple(reversed(out))
 
 
-def _walk(corpus: Corpus, rules: Rules) -> tuple[_Grams, list[dict[int, list[int]]]]:
+def walk(corpus: Corpus, rules: Rules) -> tuple[_Grams, list[dict[int, list[int]]]]:
     """levels[L-1] = {gram id: all its start positions (``Corpus.flat`` indices)} for
     every gram of length L that recurs (non-overlapping count and days as the rules
     say)."""
@@ -253,7 +253,7 @@ def mine(corpus: Corpus, rules: Rules) -> list[Mined]:
     """The routines: maximal recurring sequences naming enough specific targets, cut to
     one repetition (``_unit``), one rotation per cycle, ordered by steps covered (most
     first), then tokens."""
-    grams, levels = _walk(corpus, rules)
+    grams, levels = walk(corpus, rules)
     cands: list[dict[int, tuple[int, ...]]] = []
     for i, level in enumerate(levels):
         length = i + 1
@@ -366,41 +366,3 @@ def _start_rank(
     )
     median = pauses[len(pauses) // 2] if pauses else 0
     return corpus.tokens[u[0]][0] == "navigate", median, len(occ)
-
-
-def recurring_coverage(corpus: Corpus, rules: Rules) -> set[tuple[int, int]]:
-    """Steps (segment, position) inside any recurring sequence of at least
-    ``min_length`` steps, specific or not (the raw recurrence)."""
-    _, levels = _walk(corpus, rules._replace(max_length=rules.min_length))
-    if len(levels) < rules.min_length:
-        return set()
-    where = corpus.flat()[1]
-    out: set[tuple[int, int]] = set()
-    for pos in levels[rules.min_length - 1].values():
-        for i in pos:
-            s, p = where[i]
-            out.update((s, p + k) for k in range(rules.min_length))
-    return out
-
-
-def routine_coverage(mined: Sequence[Mined]) -> set[tuple[int, int]]:
-    return {(s, p + k) for m in mined for s, p in m.occurrences for k in range(len(m.tokens))}
-
-
-def find_occurrences(corpus: Corpus, tokens: Sequence[Token]) -> list[tuple[int, int]]:
-    """Non-overlapping occurrences of a token sequence in ``corpus`` (e.g. routines
-    mined on other days), leftmost first."""
-    ids = [corpus.ids.get(t) for t in tokens]
-    if not ids or any(i is None for i in ids):
-        return []
-    n = len(ids)
-    out: list[tuple[int, int]] = []
-    for s, seq in enumerate(corpus.seqs):
-        p = 0
-        while p + n <= len(seq):
-            if seq[p : p + n] == ids:
-                out.append((s, p))
-                p += n
-            else:
-                p += 1
-    return out

@@ -15,15 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .mine import (
-    Corpus,
-    Mined,
-    Rules,
-    _walk,
-    find_occurrences,
-    recurring_coverage,
-    routine_coverage,
-)
+from .coverage import find_occurrences, recurring_coverage, routine_coverage
+from .mine import Corpus, Mined, Rules, walk
 from .tokens import RStep
 
 
@@ -60,7 +53,7 @@ def out_of_sample(train: Corpus, test: Corpus, mined: Sequence[Mined], rules: Ru
     delegable = inside an occurrence of a routine mined in train."""
     raw: set[tuple[int, int]] = set()
     n = rules.min_length
-    grams, levels = _walk(train, rules._replace(max_length=n))
+    grams, levels = walk(train, rules._replace(max_length=n))
     if len(levels) >= n:
         frequent = {tuple(train.tokens[t] for t in grams.tokens(g)) for g in levels[n - 1]}
         for s, seq in enumerate(test.seqs):
