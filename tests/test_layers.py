@@ -18,9 +18,9 @@ Layers, lowest first (a module may import its own layer and any lower one):
 ====  ===========  ==================================================================
 rank  layer        modules
 ====  ===========  ==================================================================
-0     foundation   errors, model, records, window, timeparse, text, fasthash, recache,
-                   progress, demo_constants, doc_types (the document's shape as
-                   types), the package root (version)
+0     foundation   errors, model, native_schema, records, window, timeparse, text,
+                   fasthash, recache, progress, demo_constants, doc_types (the document's
+                   shape as types), the package root (version)
 1     rules        entities (URL and title rule tables, one matcher)
 2     sources      sources (one reader per store family)
 3     compile      compile (pure passes: capture → document)
@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes",
             "actframes.errors",
             "actframes.model",
+            "actframes.native_schema",  # the native store's identity: recorder and readers
             "actframes.records",
             "actframes.window",
             "actframes.timeparse",
@@ -95,18 +96,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # Imports from a lower layer into a higher one that exist today: (importer, imported) →
 # why it is debt. Delete a line when its import goes.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    # re-attribution is a compile pass that lives in steps/ (#17: move it into compile/)
-    ("actframes.compile.pipeline", "actframes.steps.reattribute"): "compile → steps",
-    # detection reads the recorder's APPLICATION_ID, the native reader its SCHEMA_VERSION
-    # (#17: store schema constants in a neutral module both import)
-    ("actframes.sources", "actframes.capture.store"): "sources → service",
-    ("actframes.sources.native", "actframes.capture.store"): "sources → service",
-    # Action, Element, ScreenSize live in steps/model.py (#17: move them to model.py)
-    ("actframes.sources.native_actions", "actframes.steps.model"): "sources → steps",
-    ("actframes.sources.screenpipe_actions", "actframes.steps.model"): "sources → steps",
-    ("actframes.sources.uilog", "actframes.steps.model"): "sources → steps",
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 # Import circles that exist today, each the full set of modules (or packages) of one
 # strongly connected component. Delete a line when its circle is broken.
@@ -114,11 +104,7 @@ KNOWN_MODULE_CYCLES: dict[frozenset[str], str] = {
     # title_rules calls page_ref of its own package lazily (a URL shown as a title)
     frozenset({"actframes.entities", "actframes.entities.title_rules"}): "entities",
 }
-KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {
-    # steps/ reads stores through sources/ and builds on compile/, while compile/pipeline
-    # imports steps.reattribute and the action readers in sources/ import steps.model
-    frozenset({"actframes.compile", "actframes.sources", "actframes.steps"}): "core",
-}
+KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True, order=True)

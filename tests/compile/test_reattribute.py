@@ -1,6 +1,6 @@
 from actframes.model import Capture, InputEvent, Snapshot
-from actframes.steps.model import Action
-from actframes.steps.reattribute import STALE_MS, reattribute, reattribute_capture
+from actframes.model import Action
+from actframes.compile.reattribute import STALE_MS, reattribute, reattribute_capture
 
 SNAPS = [
     Snapshot(1, 10_000, "Editor", "a.txt"),

@@ -5,8 +5,8 @@ from actframes.compile.pipeline import compile_capture
 from actframes.compile.ranges import expand
 from actframes.model import Capture, InputEvent, Snapshot
 from actframes.steps.build import frame_steps
-from actframes.steps.model import Action
-from actframes.steps.reattribute import reattribute_capture
+from actframes.model import Action
+from actframes.compile.reattribute import reattribute_capture
 from actframes.window import day_window
 
 W = day_window("2026-03-10", "UTC")

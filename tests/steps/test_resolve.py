@@ -1,4 +1,4 @@
-from actframes.steps.model import Action, Element, ScreenSize
+from actframes.model import Action, Element, ScreenSize
 from actframes.steps.resolve import (
     EXACT,
     HIGH,

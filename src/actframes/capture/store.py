@@ -23,10 +23,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model import InputEvent, Snapshot, Span
+from ..native_schema import APPLICATION_ID, SCHEMA_VERSION
 
-SCHEMA_VERSION = 3
-# Marks a native store so ``detect`` recognises it from the file alone.
-APPLICATION_ID = 0x41465231  # "AFR1"
+# The identity constants stay importable from here: the recorder's tests and tools use them.
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "migrate",
+    "open_store",
+    "write_afk",
+    "write_events",
+    "write_snapshots",
+]
 
 
 def _bump(row: str) -> str:

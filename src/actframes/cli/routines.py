@@ -52,7 +52,7 @@ def resolve_window(
             raise UsageError("--all mines the whole store: give it without --days or --until")
         return None, None
     if days is None:
-        from ..steps.load import family
+        from ..sources.actions import family
 
         if family(path, source) == "uilog":
             return None, None

@@ -161,11 +161,11 @@ def _reattribute(
     window: Window,
     segs: dict[int, Any],
 ) -> Reattributed:
-    """Stale-event re-attribution (steps/reattribute.py), applied to the events the time
+    """Stale-event re-attribution (compile/reattribute.py), applied to the events the time
     rule left unattributed — events it placed already agree with their stream. A moved
     event takes its snapshot's time and is attributed again; the rest stay unattributed."""
     from ..model import group_events
-    from ..steps.reattribute import reattribute, reattribute_columns
+    from .reattribute import reattribute, reattribute_columns
 
     if not un.slices and not un.singles:
         return {"events": 0, "keys": 0, "clicks": 0, "left_unattributed": 0}

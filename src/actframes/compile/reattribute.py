@@ -19,9 +19,8 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from .. import doc_types
-from ..model import Capture, EventColumn, InputEvent, Snapshot
+from ..model import Action, Capture, EventColumn, InputEvent, Snapshot
 from ..records import Record
-from .model import Action
 
 STALE_MS = 2_000
 
@@ -350,3 +349,15 @@ def reattribute_capture(cap: Capture) -> tuple[Capture, Reattributed]:
         notes=cap.notes,
     )
     return out, rep
+
+
+def reattributed(acts: Sequence[Action], cap: Capture) -> list[Action]:
+    """``acts`` with the times the compiler's stale-event re-attribution gives them (an
+    event moved to a snapshot takes the snapshot's time), so steps agree with frames."""
+    moved = moved_events(cap)
+    if not moved:
+        return list(acts)
+    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
+    return [
+        a._replace(ts_ms=moved_to[moved[a.event_id]]) if a.event_id in moved else a for a in acts
+    ]

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..model import Snapshot
-from ..steps import load as steps_load
+from ..compile.reattribute import reattributed
+from ..model import Action, Snapshot
+from ..sources import actions as store_actions
 from ..steps.build import action_steps, row_steps
-from ..steps.model import Action
 from ..steps.resolve import Resolution, resolve_all
 from .tokens import RStep, rsteps
 
@@ -19,10 +19,10 @@ def read_steps(
 ) -> tuple[list[RStep], dict[str, tuple[int, int]]]:
     """(action steps of [start_ms, end_ms) in (device, time) order, screen sizes by
     device). Stale events are re-attributed first, as the compiler does."""
-    fam = steps_load.family(path, source)
-    cap = steps_load.read_capture(path, fam, start_ms, end_ms)
-    acts, elements, screens = steps_load.actions(path, fam, cap, start_ms, end_ms, include_text)
-    acts, how = resolve_all(steps_load.reattributed(acts, cap), elements, screens)
+    fam = store_actions.family(path, source)
+    cap = store_actions.read_capture(path, fam, start_ms, end_ms)
+    acts, elements, screens = store_actions.actions(path, fam, cap, start_ms, end_ms, include_text)
+    acts, how = resolve_all(reattributed(acts, cap), elements, screens)
     snaps = [s for s in cap.snapshots if start_ms <= s.ts_ms < end_ms]
     return stream(acts, snaps, how, tz, include_text), {
         d: (s.w, s.h) for d, s in sorted(screens.items())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..capture.store import APPLICATION_ID
 from ..errors import BusyError, SourceError
+from ..native_schema import APPLICATION_ID, CORE_TABLES
 from .base import Source, check_file, connect_ro, is_locked, reading, tables
 
 SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
@@ -56,7 +56,7 @@ def _sqlite_family(path: Path) -> str:
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
     finally:
         conn.close()
-    if app_id == APPLICATION_ID or {"snapshots", "input_events"} <= names:
+    if app_id == APPLICATION_ID or CORE_TABLES <= names:
         return "native"
     if "frames" in names:
         return "screenpipe"

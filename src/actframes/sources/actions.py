@@ -1,37 +1,34 @@
-"""The I/O edge for steps and patterns: which store, its capture, its actions."""
+"""The actions of a store of any family, for steps and patterns: which family a path is,
+its capture, its actions with their targets, element trees and screen sizes, a row's time."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import SourceError
-from ..model import Capture
-from ..sources.base import connect_ro, fetch
-from .model import Action, Element, ScreenSize
-
-TREE_MARGIN_MS = 5_000
+from ..model import Action, Capture, Element, ScreenSize
+from .base import connect_ro, fetch
 
 
 def family(path: Path, forced: str | None = None) -> str:
     if forced:
         return forced
-    from ..sources.uilog import is_uilog
+    from .uilog import is_uilog
 
     if path.exists() and path.is_file() and is_uilog(path):
         return "uilog"
-    from ..sources import detect
+    from . import detect
 
     return detect(path)
 
 
 def open_any(path: Path, fam: str) -> Any:
     if fam == "uilog":
-        from ..sources.uilog import UILogSource
+        from .uilog import UILogSource
 
         return UILogSource(path)
-    from ..sources import open_source
+    from . import open_source
 
     return open_source(path, fam)
 
@@ -46,24 +43,10 @@ def read_capture(path: Path, fam: str, start_ms: int, end_ms: int) -> Capture:
     return cap
 
 
-def reattributed(acts: Sequence[Action], cap: Capture) -> list[Action]:
-    """``acts`` with the times the compiler's stale-event re-attribution gives them (an
-    event moved to a snapshot takes the snapshot's time), so steps agree with frames."""
-    from .reattribute import moved_events
-
-    moved = moved_events(cap)
-    if not moved:
-        return list(acts)
-    moved_to = {s.row_id: s.ts_ms for s in cap.snapshots}
-    return [
-        a._replace(ts_ms=moved_to[moved[a.event_id]]) if a.event_id in moved else a for a in acts
-    ]
-
-
 def row_time(path: Path, fam: str, row_id: int) -> int | None:
     """The time of snapshot row ``row_id`` (a frame id is ``F`` + its first row id)."""
     if fam == "uilog":
-        from ..sources.uilog import read_rows
+        from .uilog import read_rows
 
         rows, _ = read_rows(path)
         return next((r.ts_ms for r in rows if r.row == row_id), None)
@@ -107,17 +90,17 @@ def actions(
 ) -> tuple[list[Action], list[Element], dict[str, ScreenSize]]:
     """Actions of [start_ms, end_ms) with element fields, element trees, screen sizes."""
     if fam == "uilog":
-        from ..sources.uilog import actions_of, read_rows
+        from .uilog import actions_of, read_rows
 
         rows, _ = read_rows(path)
         acts = [a for a in actions_of(rows, include_text) if start_ms <= a.ts_ms < end_ms]
         return acts, [], {}
     if fam == "native":
-        from ..sources import native_actions
+        from . import native_actions
 
         return native_actions.read(path, start_ms, end_ms, include_text)
     if fam == "screenpipe":
-        from ..sources import screenpipe_actions
+        from . import screenpipe_actions
 
         return screenpipe_actions.read(path, start_ms, end_ms, include_text)
     if fam == "activitywatch":

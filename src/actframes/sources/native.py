@@ -1,4 +1,5 @@
-"""Reader for the native store the recorder writes (schema in ``capture/store.py``)."""
+"""Reader for the native store the recorder writes (its identity in ``native_schema.py``,
+the migrations in ``capture/store.py``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-from ..capture.store import SCHEMA_VERSION
 from ..errors import SourceError
 from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
+from ..native_schema import READ_TABLES, SCHEMA_VERSION
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import Names, check_ms, first_of_each_id
@@ -39,7 +40,7 @@ class NativeSource(Source):
                 f"{path}: store schema {version} is newer than this actframes reads "
                 f"({SCHEMA_VERSION}); upgrade actframes"
             )
-        missing = {"snapshots", "input_events", "afk"} - tables(self._conn)
+        missing = READ_TABLES - tables(self._conn)
         if missing:
             raise SourceError(f"{path}: native store lacks table(s) {', '.join(sorted(missing))}")
 

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SourceError
-from ..model import INPUT_KINDS
-from ..steps.model import Action, Element, ScreenSize
+from ..model import INPUT_KINDS, Action, Element, ScreenSize
 from ..text import clean_name
 from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
 

@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import SourceError
-from ..steps.model import TEXT, Action, Element, ScreenSize
+from ..model import TEXT, Action, Element, ScreenSize
 from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
 from .base import connect_ro, fetch, table_columns, tables

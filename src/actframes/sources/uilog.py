@@ -288,7 +288,7 @@ class UILogSource(Source):
 def actions_of(rows: list[UIRow], include_text: bool = False) -> list[Any]:
     """The rows that count as input, as step actions with their element fields (typed
     and clipboard text only when ``include_text``)."""
-    from ..steps.model import Action
+    from ..model import Action
 
     out: list[Any] = []
     for r, ctx in contexts(rows):

@@ -24,8 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..compile.ranges import expand
-from ..model import Snapshot
-from .model import CLICK, KEY, SCROLL, TEXT, Action
+from ..model import CLICK, KEY, SCROLL, TEXT, Action, Snapshot
 from .resolve import HIGH, RECORDED, Resolution
 
 Step = dict[str, Any]

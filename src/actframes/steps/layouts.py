@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .model import Action
+from ..model import Action
 
 # US-QWERTY key positions, row by row (unshifted, then shifted).
 _US = ("qwertyuiop[]", "asdfghjkl;'", "zxcvbnm,./", "QWERTYUIOP{}", 'ASDFGHJKL:"', "ZXCVBNM<>?")

@@ -24,9 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..compile.site import is_id_segment, site_of
-from ..model import Snapshot
+from ..model import CLICK, KEY, PASTE, TEXT, Action, Snapshot
 from ..window import LocalDays
-from .model import CLICK, KEY, PASTE, TEXT, Action
 
 MIN_REPEATS = 3
 SESSION_GAP_MS = 300_000

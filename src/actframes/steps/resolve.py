@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .model import Action, Element, ScreenSize
+from ..model import Action, Element, ScreenSize
 
 TREE_WINDOW_MS = 5_000  # an element tree this far from the click (either side) may be used
 CLOSE_MS = 1_000  # within this, the tree is taken to show the screen the click saw

@@ -12,7 +12,8 @@ from ..compile.document import Clock
 from ..compile.pipeline import compile_capture
 from ..errors import UsageError
 from ..window import day_window, local_day_of
-from . import load
+from ..compile.reattribute import reattributed
+from ..sources import actions as load
 from .build import frame_steps, render
 from .layouts import LayoutSpan, apply_layouts
 from .patterns import find_patterns
@@ -47,7 +48,7 @@ def steps_of_frame(
         path, fam, cap, window.start_ms - 300_000, window.end_ms + 300_000, include_text
     )
     # The compiler re-attributes stale events itself: the actions take the same times.
-    acts = load.reattributed(acts, cap)
+    acts = reattributed(acts, cap)
     if layout and include_text:
         acts = apply_layouts(acts, [LayoutSpan(layout)])
     acts, how = resolve_all(acts, elements, screens)

@@ -97,7 +97,7 @@ def _failure(e: BaseException, store: str) -> str:
 
 def store_days(person: str, store: str, tz: str) -> tuple[str, list[str], str]:
     """(person, the local days with rows, "" or the reason it failed)."""
-    from ..steps.load import family, read_capture
+    from ..sources.actions import family, read_capture
     from ..window import LocalDays
 
     try:
@@ -161,24 +161,25 @@ def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     from ..compile.provenance import capture_digest
     from ..emit.json_out import to_json
     from ..routines.load import stream
-    from ..steps import load as steps_load
+    from ..compile.reattribute import reattributed
+    from ..sources import actions as store_actions
     from ..steps.resolve import resolve_all
     from ..window import day_window
 
     path = Path(t.store)
-    fam = steps_load.family(path)
+    fam = store_actions.family(path)
     window = day_window(t.day, t.tz)
-    cap = steps_load.read_capture(path, fam, window.start_ms, window.end_ms)
+    cap = store_actions.read_capture(path, fam, window.start_ms, window.end_ms)
     digest = capture_digest(cap)
     fingerprint = f"{TASK_VERSION}:{__version__}:{int(t.with_titles)}:{digest}"
     n_rows = len(cap.snapshots) + len(cap.all_events())
     if t.previous == fingerprint:
         return result(True, unchanged=True, fingerprint=fingerprint, rows=n_rows)
     doc = compile_capture(cap, window, Options(), digest=digest)
-    acts, elements, screens = steps_load.actions(
+    acts, elements, screens = store_actions.actions(
         path, fam, cap, window.start_ms, window.end_ms, False
     )
-    acts, how = resolve_all(steps_load.reattributed(acts, cap), elements, screens)
+    acts, how = resolve_all(reattributed(acts, cap), elements, screens)
     snaps = [s for s in cap.snapshots if window.start_ms <= s.ts_ms < window.end_ms]
     steps = stream(acts, snaps, how, t.tz, False)
     return result(

@@ -1,0 +1,14 @@
+"""The native store's identity: what the recorder that writes it (``capture/store.py``,
+which holds the migrations) and the readers (``sources/``) must agree on. It lives here,
+below both, so reading a store never needs the recorder."""
+
+from __future__ import annotations
+
+# ``PRAGMA user_version`` of a store migrated to the newest schema; a reader refuses newer.
+SCHEMA_VERSION = 3
+# ``PRAGMA application_id``: marks a native store so ``detect`` recognises it from the file.
+APPLICATION_ID = 0x41465231  # "AFR1"
+# Tables every version has: detection knows a store by them even without the mark.
+CORE_TABLES = frozenset({"snapshots", "input_events"})
+# Tables the native reader needs (version 1 onwards).
+READ_TABLES = CORE_TABLES | {"afk"}
