@@ -20,10 +20,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q src >/dev/null  # time the code as an installed package runs it
-	$(BIN)/python bench/run.py
+	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
 # Everyday use: `actframes` on the PATH from a virtualenv of its own (no pipx or uv needed,

@@ -1,11 +1,11 @@
 """The cache benchmark: recompile a 61-day history when only today changed.
 
-Run by ``bench/run.py`` (benchmark ``history-61d``) as its own process, so the timing is
+Run by ``benchmarks/run.py`` (benchmark ``history-61d``) as its own process, so the timing is
 that of a process that already holds a warm cache on disk, as a user's second `day` call
 would:
 
-    python bench/history.py DB CACHE_DIR --first     # compile every day (fills the cache)
-    python bench/history.py DB CACHE_DIR             # recompile every day, print the time
+    python benchmarks/history.py DB CACHE_DIR --first     # compile every day (fills the cache)
+    python benchmarks/history.py DB CACHE_DIR             # recompile every day, print the time
 
 It prints one JSON line: days, total seconds, cache hits.
 """

@@ -1,6 +1,6 @@
 """Where the time of ``history-61d-sp`` goes, beside the least a reader can spend.
 
-    python bench/history_floor.py DB [START DAYS]
+    python benchmarks/history_floor.py DB [START DAYS]
 
 For each of DAYS days from START (UTC; defaults: the history benchmark's 61 days from
 2026-01-05) it times, in this one process:

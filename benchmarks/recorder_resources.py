@@ -1,6 +1,6 @@
 """The X11 recorder's resource use: CPU on an idle desktop and while typing fast, and RSS.
 
-    .venv/bin/python bench/recorder_resources.py [--seconds N] [--keys-per-second K]
+    .venv/bin/python benchmarks/recorder_resources.py [--seconds N] [--keys-per-second K]
 
 Starts its own Xvfb and openbox (ended by pid), an xterm, and ``actframes record run``
 (accessibility on, as by default, though this desktop has no accessibility bus) on a
@@ -13,7 +13,7 @@ fresh store. After a warm-up it measures two phases of ``--seconds`` each:
 CPU is the recorder's user+system ticks (every thread) from ``/proc/PID/stat`` over the
 phase, as a percentage of one core; RSS is sampled from ``/proc/PID/status`` every 0.25 s
 and the largest value is reported, in MB of 10^6 bytes. Targets: idle ≤ 1 %, typing ≤ 3 %,
-RSS ≤ 60 MB. ``run()`` returns the numbers for ``bench/run.py``; the script prints them and
+RSS ≤ 60 MB. ``run()`` returns the numbers for ``benchmarks/run.py``; the script prints them and
 writes ``.bench/recorder.json``, exiting 1 when a target is missed.
 """
 

@@ -1,8 +1,8 @@
 """Benchmarks for actframes, side by side with the reference package.
 
-``make bench`` runs ``.venv/bin/python bench/run.py``. Each benchmark is a named function
+``make bench`` runs ``.venv/bin/python benchmarks/run.py``. Each benchmark is a named function
 in ``BENCHMARKS``; ``--only NAME`` runs some of them, ``--list`` names them all. Results
-are printed as a table and written to ``.bench/results.json``. See bench/README.md.
+are printed as a table and written to ``.bench/results.json``. See benchmarks/README.md.
 
 Whole processes are timed (start-up, reading, compiling, writing JSON), because that is
 what a user or an agent waits for. The reference is ``activity-frames==0.2.2`` in its
@@ -341,8 +341,8 @@ def bench_day_dense(ctx: Context) -> dict[str, Any]:
 
 def stale_dataset() -> Path:
     """The 26k-row day on three screens whose input often disagrees with focus
-    (bench/stale_day.py), cached like ``dataset``."""
-    sys.path.insert(0, str(ROOT / "bench"))
+    (benchmarks/stale_day.py), cached like ``dataset``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     import stale_day
 
     DATA_DIR.mkdir(parents=True, exist_ok=True)
@@ -367,8 +367,8 @@ def bench_day_stale(ctx: Context) -> dict[str, Any]:
 
 
 def floor_tool() -> Tool:
-    """bench/floor.py: the least a Python program spends on the day (see its docstring)."""
-    script = ROOT / "bench" / "floor.py"
+    """benchmarks/floor.py: the least a Python program spends on the day (see its docstring)."""
+    script = ROOT / "benchmarks" / "floor.py"
     return Tool(
         name="floor",
         argv=lambda db: [sys.executable, str(script), str(db), DAY, TZ],
@@ -386,12 +386,12 @@ def _floor_vs_ref(ctx: Context, rows: int) -> dict[str, Any]:
     return result
 
 
-@benchmark("floor-2.6k", "the least a Python program spends on the 2.6k day (bench/floor.py)")
+@benchmark("floor-2.6k", "the least a Python program spends on the 2.6k day (benchmarks/floor.py)")
 def bench_floor_small(ctx: Context) -> dict[str, Any]:
     return _floor_vs_ref(ctx, 2_600)
 
 
-@benchmark("floor-26k", "the least a Python program spends on the 26k day (bench/floor.py)")
+@benchmark("floor-26k", "the least a Python program spends on the 26k day (benchmarks/floor.py)")
 def bench_floor_dense(ctx: Context) -> dict[str, Any]:
     return _floor_vs_ref(ctx, 26_000)
 
@@ -427,13 +427,13 @@ def _history_store(family: str) -> Path:
 
 def _history(family: str) -> dict[str, Any]:
     """61 days in a ``family`` store; compile every day (filling the document cache), add
-    one row at the end of the last day, compile every day again (bench/history.py)."""
+    one row at the end of the last day, compile every day again (benchmarks/history.py)."""
     db = _history_store(family)
     work = Path(tempfile.mkdtemp(prefix="history-", dir=BENCH_DIR))
     store = work / "store.db"
     store.write_bytes(db.read_bytes())
     cache = work / "cache"
-    script = [sys.executable, str(ROOT / "bench" / "history.py"), str(store), str(cache)]
+    script = [sys.executable, str(ROOT / "benchmarks" / "history.py"), str(store), str(cache)]
     cold = json.loads(subprocess.run(script, capture_output=True, text=True, check=True).stdout)
     # "Today" changes: one more row at the end of the last day.
     if family == "native":
@@ -446,7 +446,7 @@ def _history(family: str) -> dict[str, Any]:
         conn.close()
         table = "snapshots"
     else:
-        sys.path.insert(0, str(ROOT / "bench"))
+        sys.path.insert(0, str(ROOT / "benchmarks"))
         from warm import Appender
 
         with closing(sqlite3.connect(store)) as c:
@@ -578,8 +578,8 @@ def bench_compile_in_process(ctx: Context) -> dict[str, Any]:
 
 @benchmark("team-50x10", "50 simulated people x 10 days: `team compile` in process vs Ray")
 def bench_team(ctx: Context) -> dict[str, Any]:
-    # Its own process (bench/team_scale.py): the memory figures are its workers' alone.
-    script = [sys.executable, str(ROOT / "bench" / "team_scale.py")]
+    # Its own process (benchmarks/team_scale.py): the memory figures are its workers' alone.
+    script = [sys.executable, str(ROOT / "benchmarks" / "team_scale.py")]
     work = Path(tempfile.mkdtemp(prefix="team-", dir=BENCH_DIR))
     data = DATA_DIR / f"team-50x10-{_generator_digest()}"
     got = subprocess.run([*script, str(data), str(work)], capture_output=True, text=True)
@@ -698,7 +698,7 @@ def _p95(ms: list[float]) -> float:
 
 
 def _bench_warm(ctx: Context, family: str) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from warm import RefServer, measure
 
     db = _warm_store(family)
@@ -740,7 +740,7 @@ for _family in ("screenpipe", "aw-export", "aw-sqlite", "native"):
 
 def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     """get_context for today while every call finds one more row appended."""
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from actframes.simulate import write_native
     from warm import Appender, measure
 
@@ -776,7 +776,7 @@ for _family in ("screenpipe", "native"):
 
 @benchmark("recorder", "the X11 recorder's CPU (idle, typing fast) and RSS under Xvfb")
 def bench_recorder(ctx: Context) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from recorder_resources import run as run_recorder
 
     try:
@@ -796,7 +796,7 @@ def bench_recorder(ctx: Context) -> dict[str, Any]:
 
 @benchmark("wayland_recorder", "the Wayland recorder's CPU (idle, focus each second), RSS")
 def bench_wayland_recorder(ctx: Context) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from wayland_recorder_resources import run as run_wayland
 
     try:

@@ -12,7 +12,7 @@ their stream):
 - a third carry an app no screen showed at that time: re-attribution searches and
   leaves them unattributed.
 
-Pure: the same seed gives the same rows. Used by ``bench/run.py`` (benchmark ``day-stale``).
+Pure: the same seed gives the same rows. Used by ``benchmarks/run.py`` (benchmark ``day-stale``).
 """
 
 from __future__ import annotations

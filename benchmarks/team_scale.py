@@ -1,6 +1,6 @@
 """The team benchmark: a simulated team compiled in process and on a local Ray.
 
-    python bench/team_scale.py DATA_DIR WORK_DIR [--people 50] [--days 10] [--workers 2]
+    python benchmarks/team_scale.py DATA_DIR WORK_DIR [--people 50] [--days 10] [--workers 2]
 
 Writes the team's stores into DATA_DIR once (seeded, reused), then compiles the same
 manifest with the ``local`` engine and with Ray on ``--workers`` workers into WORK_DIR,

@@ -1,6 +1,6 @@
 """Warm MCP servers: ``get_context`` latency on a server that already answered once.
 
-Used by ``bench/run.py`` (benchmarks ``warm-*`` and ``today-append``). Ours is
+Used by ``benchmarks/run.py`` (benchmarks ``warm-*`` and ``today-append``). Ours is
 ``actframes mcp`` driven by the official SDK client over stdio; the reference's server
 (``aframes mcp``, line-delimited JSON-RPC on stdio) is driven with plain pipes. Both
 are timed from the request to the whole answer.

@@ -1,7 +1,7 @@
 """The Wayland recorder's resource use on headless sway: CPU idle and with a focus change
 every second, and RSS.
 
-    .venv/bin/python bench/wayland_recorder_resources.py [--seconds N]
+    .venv/bin/python benchmarks/wayland_recorder_resources.py [--seconds N]
 
 Starts its own headless sway (as the unprivileged user ``actframes-wl`` when run as root,
 since sway refuses root; created if missing), two foot windows and ``actframes record

@@ -18,9 +18,9 @@ Layers, lowest first (a module may import its own layer and any lower one):
 ====  ===========  ==================================================================
 rank  layer        modules
 ====  ===========  ==================================================================
-0     foundation   errors, model, native_schema, records, window, timeparse, text,
-                   fasthash, recache, progress, demo_constants, doc_types (the document's
-                   shape as types), the package root (version)
+0     foundation   errors, model, native_schema, window, timeparse, text, progress,
+                   demo_constants, doc_types (the document's shape as types), fast
+                   (speed helpers), the package root (version)
 1     rules        entities (URL and title rule tables, one matcher)
 2     sources      sources (one reader per store family)
 3     compile      compile (pure passes: capture → document)
@@ -55,12 +55,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.errors",
             "actframes.model",
             "actframes.native_schema",  # the native store's identity: recorder and readers
-            "actframes.records",
             "actframes.window",
             "actframes.timeparse",
             "actframes.text",
-            "actframes.fasthash",
-            "actframes.recache",
+            "actframes.fast",  # speed helpers: records, fasthash, recache, lazyre
             "actframes.progress",
             "actframes.demo_constants",
             "actframes.doc_types",
@@ -359,7 +357,8 @@ def test_import_edges_resolve_relative_and_nested_imports(tmp_path: Path) -> Non
     [
         ("actframes.cli.steps", "edge"),
         ("actframes.compile.pipeline", "compile"),
-        ("actframes.entities.lazyre", "rules"),
+        ("actframes.fast.lazyre", "foundation"),
+        ("actframes.entities.url_rules", "rules"),
         ("actframes.mcp.config", "edge"),
         ("actframes", "foundation"),
         ("actframes.no_such_module", None),

@@ -194,7 +194,7 @@ def test_comms_steps_and_routines_through_the_store(tmp_path: Path) -> None:
     from actframes.compile.comms import communications
     from actframes.compile.pipeline import compile_pieces
     from actframes.routines.mine import Rules
-    from actframes.routines.service import window_of
+    from actframes.routines.store_mining import window_of
     from actframes.sources import open_source
 
     path = _store(tmp_path, "native")

@@ -17,7 +17,7 @@ from actframes.emit.context import to_context
 from actframes.emit.html import to_html
 from actframes.emit.json_out import to_json
 from actframes.emit.markdown import to_markdown
-from actframes.emit.tokens import LONG_RUN_CHARS, count_tokens
+from actframes.emit.token_count import LONG_RUN_CHARS, count_tokens
 from actframes.emit.yaml_out import to_yaml
 from actframes.model import Capture, Snapshot
 from actframes.text import MAX_NAME_CHARS, clean_name

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .resident import ResidentCache
     from .resident_routines import ResidentRoutines
     from .routines.mine import Rules
-    from .routines.service import Mining
+    from .routines.store_mining import Mining
     from .verify import Report
 
 # Emitters load on first use, so a command that prints JSON never imports the rest.
@@ -188,14 +188,14 @@ class Store:
         include_text: bool = False,
         layout: str | None = None,
     ) -> tuple[str, list[dict[str, Any]]]:
-        """(the frame's local day, its rendered steps in order) (``steps/service.py``)."""
-        from .steps.service import steps_of_frame
+        """(the frame's local day, its rendered steps in order) (``steps/store_queries.py``)."""
+        from .steps.store_queries import steps_of_frame
 
         return steps_of_frame(self.path, self.kind, tz, frame_id, day, include_text, layout)
 
     def find(self, tz: str, query: str, day: str, limit: int = 10) -> list[dict[str, Any]]:
         """The frames of one local day matching ``query``, best first."""
-        from .steps.service import find_in_day
+        from .steps.store_queries import find_in_day
 
         return find_in_day(self.path, self.kind, tz, query, day, limit)
 
@@ -208,7 +208,7 @@ class Store:
         layout: str | None = None,
     ) -> tuple[str, list[dict[str, Any]]]:
         """(first day, the measured patterns of the ``days`` local days up to ``last``)."""
-        from .steps.service import patterns_over
+        from .steps.store_queries import patterns_over
 
         return patterns_over(self.path, self.kind, tz, days, last, include_text, layout)
 

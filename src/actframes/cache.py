@@ -23,7 +23,7 @@ from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
 from .entities import rules_digest
-from .fasthash import sha256
+from .fast.fasthash import sha256
 from .sources import Source
 from .window import Window
 

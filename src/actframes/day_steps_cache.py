@@ -1,7 +1,7 @@
 """Routine steps of whole days on disk, for one-shot processes (``actframes routines``).
 
 One file per (store, local day, zone, version), holding the day's steps (``DaySteps``) and
-the fingerprint of everything they were read from (``steps.load.steps_fingerprints``).
+the fingerprint of everything they were read from (``sources.actions.steps_fingerprints``).
 An entry is served only when the store's fingerprint for the day is the same now, so a
 day is read from the store again as soon as any row it depends on changed; stores with
 no such fingerprint are never cached here. Typed text is never written: steps read with
@@ -18,9 +18,9 @@ from typing import Any
 
 from . import __version__
 from .entities import rules_digest
-from .fasthash import sha256
-from .routines.service import DaySteps
-from .routines.tokens import RStep
+from .fast.fasthash import sha256
+from .routines.step_tokens import RStep
+from .routines.store_mining import DaySteps
 
 
 class DayStepsCache:

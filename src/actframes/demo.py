@@ -106,8 +106,8 @@ def demo_span(days: int, today: str) -> tuple[str, str]:
 def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: str) -> str:
     from .progress import Steps
     from .routines.mine import Rules
-    from .routines.service import to_markdown as routines_markdown
-    from .routines.service import window_of
+    from .routines.store_mining import to_markdown as routines_markdown
+    from .routines.store_mining import window_of
     from .simulate.workflows import simulate_workflows, write_workflows
 
     first, last = demo_span(days, today)

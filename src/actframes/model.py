@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .records import Record
+from .fast.records import Record
 
 # Input kinds the compiler counts. Anything else a store records (mouse moves,
 # focus events, typed text) is not an input count.

@@ -1,7 +1,7 @@
 """Routines of one store kept across calls: the steps of each local day and the last
 minings, for a long-lived process (the MCP server).
 
-Mining reads every step of its window (``routines.service.mine_store``), and a store
+Mining reads every step of its window (``routines.store_mining.mine_store``), and a store
 being recorded changes at every call. A window of whole days of a store read
 ``by_day`` (native) is therefore kept a day at a time (``DaySteps``), each day with the
 store's change token when it was read (``store_watch``, through
@@ -10,7 +10,7 @@ cheapest first:
 
 1. the store's token is the one the day saw: nothing was committed since — kept;
 2. the day's fingerprint is unchanged — kept, the new token noted. It covers everything
-   the day's steps read (``steps.load.steps_fingerprints``): the change counters of the
+   the day's steps read (``sources.actions.steps_fingerprints``): the change counters of the
    UTC days inside the day and the rows of its read margins, so that rows added today
    leave yesterday alone (the document cache's fingerprint counts the margins' whole UTC
    days, so today's rows would move yesterday's);
@@ -38,7 +38,7 @@ from pathlib import Path
 
 from .day_steps_cache import DayStepsCache
 from .routines.mine import Rules
-from .routines.service import (
+from .routines.store_mining import (
     DaySteps,
     Mining,
     by_day,
@@ -48,7 +48,7 @@ from .routines.service import (
     mine_store,
     read_day,
 )
-from .steps import load as steps_load
+from .sources import actions as store_actions
 from .window import Window
 
 MAX_DAYS = 200  # days kept (two quarters of one zone, or a quarter of two)
@@ -151,7 +151,7 @@ class ResidentRoutines:
         # The token is taken before anything is read: a write after it makes the next
         # call look again, never keeps rows older than the token.
         token = self.store_token()
-        fam = steps_load.family(self.path, self.kind)
+        fam = store_actions.family(self.path, self.kind)
         keys = [(w.day, zone, include_text) for w in windows]
         stale = [
             w
@@ -160,7 +160,7 @@ class ResidentRoutines:
         ]
         # The fingerprints of the days not served by the token, on one connection.
         spans = [(w.start_ms, w.end_ms) for w in stale]
-        fps = dict(zip(spans, steps_load.steps_fingerprints(self.path, fam, spans), strict=True))
+        fps = dict(zip(spans, store_actions.steps_fingerprints(self.path, fam, spans), strict=True))
         out = []
         for w, key in zip(windows, keys, strict=True):
             day = self._days.get(key)

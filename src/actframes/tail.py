@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from .compile.reuse import Reuse
+from .fast.records import Record
 from .model import Capture
-from .records import Record
 from .sources import Source
 from .sources.splice import splice
 from .window import Window

@@ -18,7 +18,7 @@ page put there. Cleaning keeps it readable and harmless in every output format:
 
 from __future__ import annotations
 
-from . import recache
+from .fast import recache
 
 # Zero-width, direction and byte-order marks some apps put in names (WhatsApp: U+200E),
 # and the bidirectional embeddings, overrides and isolates.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from . import recache
+from .fast import recache
 
 # Rows dated outside this range are rejected as implausible: the compiler never reads
 # the clock, so "a timestamp in the future" is one past this fixed horizon.

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import UsageError
-from .records import FrozenRecord
+from .fast.records import FrozenRecord
 from .timeparse import TimestampError, parse_iso_ms
 
 

@@ -1,4 +1,4 @@
-"""bench/floor.py, the floor of the `floor-*` benchmarks, fetches the very rows the
+"""benchmarks/floor.py, the floor of the `floor-*` benchmarks, fetches the very rows the
 screenpipe reader reads for the day: its time is a fair lower bound only if so."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from actframes.simulate import simulate_day, write_screenpipe
 from actframes.sources import open_source
 from actframes.window import day_window
 
-FLOOR = Path(__file__).resolve().parents[2] / "bench" / "floor.py"
+FLOOR = Path(__file__).resolve().parents[2] / "benchmarks" / "floor.py"
 DAY, TZ = "2026-03-10", "UTC"
 
 

@@ -14,7 +14,7 @@ from actframes.bench.scoring import score
 from actframes.bench.tokens_report import render_day
 from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
 from actframes.emit.context_parse import parse_context
-from actframes.emit.tokens import count_tokens
+from actframes.emit.token_count import count_tokens
 
 from .fixtures import DAY, DOC_ID, TZ, hand_aw, hand_native
 

@@ -1,4 +1,4 @@
-"""bench/run.py's peak-RSS figure is the measured command's own, not the benchmark's."""
+"""benchmarks/run.py's peak-RSS figure is the measured command's own, not the benchmark's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-RUN = Path(__file__).resolve().parents[2] / "bench" / "run.py"
+RUN = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
 MB = 1_000_000
 
 

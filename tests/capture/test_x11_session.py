@@ -135,7 +135,7 @@ def test_scripted_session(xs: XSession, tmp_path: Path) -> None:
     # The screen's size is recorded, for click resolution's tolerance ring.
     assert rows(db, "SELECT value FROM meta WHERE key = 'screen:'") == [("1280x800",)]
     # The clicks in B are steps with their positions.
-    from actframes.steps.service import steps_of_frame
+    from actframes.steps.store_queries import steps_of_frame
 
     _, steps = steps_of_frame(db, None, "UTC", fb["id"], day)
     assert sum(1 for s in steps if s["op"] == "click") == 5

@@ -1,6 +1,5 @@
-from actframes.model import Capture, InputEvent, Snapshot
-from actframes.model import Action
 from actframes.compile.reattribute import STALE_MS, reattribute, reattribute_capture
+from actframes.model import Action, Capture, InputEvent, Snapshot
 
 SNAPS = [
     Snapshot(1, 10_000, "Editor", "a.txt"),

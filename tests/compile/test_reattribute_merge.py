@@ -6,9 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.model import InputEvent, Snapshot
-from actframes.model import Action
 from actframes.compile.reattribute import STALE_MS, reattribute
+from actframes.model import Action, InputEvent, Snapshot
 
 APPS = ["Code", "code", "Slack", "Chrome"]
 TITLES = ["a", "b", None]
@@ -100,8 +99,8 @@ def test_column_pass_equals_the_event_pass(
     snaps: list[Snapshot], rows: list[tuple[int, str | None, str | None, str | None]]
 ) -> None:
     from actframes.compile.place import streams
-    from actframes.model import group_events
     from actframes.compile.reattribute import reattribute_columns
+    from actframes.model import group_events
 
     events = [InputEvent(100 + i, t, "key", a, d, 1 + i % 2) for i, (t, a, d, _) in enumerate(rows)]
     by_device = streams(snaps)
@@ -119,8 +118,8 @@ def test_column_pass_equals_the_event_pass(
 def test_moved_events_of_a_capture_equal_reattribute_capture(
     snaps: list[Snapshot], rows: list[tuple[int, str | None, str | None, str | None]]
 ) -> None:
-    from actframes.model import Capture
     from actframes.compile.reattribute import moved_events, reattribute_capture
+    from actframes.model import Capture
 
     events = [InputEvent(100 + i, t, "click", a, d) for i, (t, a, d, _) in enumerate(rows)]
     cap = Capture("t", snapshots=snaps, events=events, has_input=True)

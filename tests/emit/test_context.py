@@ -9,7 +9,7 @@ import pytest
 from actframes.emit.context import to_context
 from actframes.emit.context_parse import parse_context, parse_dur, split_fields
 from actframes.emit.durations import fmt_dur
-from actframes.emit.tokens import count_tokens
+from actframes.emit.token_count import count_tokens
 from actframes.model import Span
 
 from ..compile.caps import at, cap, compile_, ev, snap

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from actframes.emit.context import to_context
 from actframes.emit.context_parse import parse_context, parse_dur
 from actframes.emit.durations import fmt_dur
-from actframes.emit.tokens import count_tokens
+from actframes.emit.token_count import count_tokens
 from actframes.model import Capture
 
 from ..compile.caps import compile_

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.emit import tokens
-from actframes.emit.tokens import LONG_RUN_CHARS, _count_whole, _segments, count_tokens
+from actframes.emit.token_count import LONG_RUN_CHARS, _count_whole, _segments, count_tokens
 
 # Characters around which o200k's pre-tokenizer behaves differently: line breaks of
 # every kind, whitespace, "/" (punctuation may carry newlines and slashes on), letters

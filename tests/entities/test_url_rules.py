@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from actframes.compile.entities import page_ref as compile_page_ref
+from actframes.compile.page_refs import page_ref as compile_page_ref
 from actframes.entities import KINDS, page_ref, site_key
 from actframes.entities.engine import (
     BUILTIN_FIELDS,

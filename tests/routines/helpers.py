@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from actframes.routines.tokens import RStep, rsteps
+from actframes.routines.step_tokens import RStep, rsteps
 
 DAY0 = 1_772_960_400_000  # 2026-03-08T09:00:00Z
 DAY_MS = 86_400_000

@@ -18,7 +18,7 @@ from actframes.routines.mine import (
     mine,
 )
 from actframes.routines.plan import routine_id
-from actframes.routines.tokens import segments
+from actframes.routines.step_tokens import segments
 
 from .helpers import DAY0, DAY_MS, claim, click, noise, stream
 

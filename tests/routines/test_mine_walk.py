@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.routines.mine import Corpus, Rules, walk
-from actframes.routines.tokens import RStep
+from actframes.routines.step_tokens import RStep
 
 MAX_LEN = 5
 

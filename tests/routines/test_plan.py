@@ -3,7 +3,7 @@
 from actframes.compile.document import Clock
 from actframes.routines.mine import Corpus, Rules, mine
 from actframes.routines.plan import build_plan
-from actframes.routines.tokens import segments
+from actframes.routines.step_tokens import segments
 
 from .helpers import DAY0, DAY_MS, claim, click, navigate, stream, type_
 

@@ -2,7 +2,7 @@
 
 from actframes.routines.mine import Corpus, Rules, mine
 from actframes.routines.recurrence import in_sample, out_of_sample, split_days
-from actframes.routines.tokens import segments
+from actframes.routines.step_tokens import segments
 
 from .helpers import DAY0, DAY_MS, claim, click, noise, stream
 

@@ -17,7 +17,7 @@ from actframes.day_steps_cache import DayStepsCache
 from actframes.model import InputEvent, Snapshot
 from actframes.resident_routines import ResidentRoutines
 from actframes.routines.mine import Rules
-from actframes.routines.service import Mining, mine_store, window_of
+from actframes.routines.store_mining import Mining, mine_store, window_of
 from actframes.simulate import SimDay, write_native
 from actframes.simulate.workflows import simulate_workflows, write_workflows
 from actframes.store_watch import StoreWatch

@@ -3,7 +3,7 @@
 import pytest
 
 from actframes.routines.roles import canonical_role
-from actframes.routines.tokens import normalise_name, segments
+from actframes.routines.step_tokens import normalise_name, segments
 from actframes.routines.urls import url_template
 
 from .helpers import DAY0, DAY_MS, click, navigate, stream, type_

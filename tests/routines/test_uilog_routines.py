@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from actframes.bench.routines import Target, measure, origin
-from actframes.emit.tokens import count_tokens
+from actframes.emit.token_count import count_tokens
 from actframes.routines.mine import Rules
 from actframes.routines.overhead import CostModel
 
@@ -75,7 +75,7 @@ def test_origin(task: str, part: str) -> None:
 )
 def test_no_routines_in_shuffled_streams(name: str) -> None:
     from actframes.bench.routines import shuffled_routines
-    from actframes.routines.service import ALL_END_MS, ALL_START_MS, mine_store
+    from actframes.routines.store_mining import ALL_END_MS, ALL_START_MS, mine_store
 
     rules = Rules(min_days=1)
     found = mine_store(CORPORA / name, None, "UTC", ALL_START_MS, ALL_END_MS, rules)

@@ -3,10 +3,9 @@ from hypothesis import strategies as st
 
 from actframes.compile.pipeline import compile_capture
 from actframes.compile.ranges import expand
-from actframes.model import Capture, InputEvent, Snapshot
-from actframes.steps.build import frame_steps
-from actframes.model import Action
 from actframes.compile.reattribute import reattribute_capture
+from actframes.model import Action, Capture, InputEvent, Snapshot
+from actframes.steps.build import frame_steps
 from actframes.window import day_window
 
 W = day_window("2026-03-10", "UTC")

@@ -1,7 +1,7 @@
 import pytest
 
-from actframes.steps.layouts import LAYOUTS, LayoutSpan, apply_layouts, remap
 from actframes.model import Action
+from actframes.steps.layouts import LAYOUTS, LayoutSpan, apply_layouts, remap
 
 
 def test_maps() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from actframes.steps.service import steps_of_frame
+from actframes.steps.store_queries import steps_of_frame
 
 from ..builders import ms
 from ..sources.screenpipe_versions import NEWEST, Store

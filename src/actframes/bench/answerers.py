@@ -27,7 +27,7 @@ import subprocess
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..emit.tokens import count_tokens
+from ..emit.token_count import count_tokens
 from ..errors import ActframesError, UsageError
 from .questions import Question
 

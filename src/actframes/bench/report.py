@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..emit.context import DEFAULT_BUDGET
-from ..emit.tokens import ENCODING, count_tokens
+from ..emit.token_count import ENCODING, count_tokens
 from .answerers import Answerer, build_prompt, parse_reply, summarize
 from .chart import chart_png
 from .oracle import day_facts, store_days

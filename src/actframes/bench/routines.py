@@ -33,7 +33,7 @@ from ..api import open_store
 from ..routines.mine import Corpus, Rules, mine
 from ..routines.overhead import CostModel, cost, sensitivity, summary
 from ..routines.recurrence import in_sample, out_of_sample, pct, split_days
-from ..routines.service import ALL_END_MS, ALL_START_MS
+from ..routines.store_mining import ALL_END_MS, ALL_START_MS
 
 # Where each labelled task of the published logs comes from (their SOURCE notes).
 TASK_ORIGIN: dict[str, str] = {

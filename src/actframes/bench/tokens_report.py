@@ -9,7 +9,7 @@ Representations:
 - ``json``, ``yaml``, ``md`` — the compiled document in each format.
 - ``context`` — the context block at the given budget.
 
-Tokens are o200k_base (``actframes.emit.tokens``), named in every report.
+Tokens are o200k_base (``actframes.emit.token_count``), named in every report.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..compile.document import Doc
 from ..emit.context import DEFAULT_BUDGET, to_context
 from ..emit.json_out import to_json
 from ..emit.markdown import to_markdown
-from ..emit.tokens import ENCODING, VOCAB_SHA256, count_tokens
+from ..emit.token_count import ENCODING, VOCAB_SHA256, count_tokens
 from ..errors import ActframesError
 from ..model import Snapshot
 from ..window import Window, day_window

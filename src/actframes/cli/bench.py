@@ -332,10 +332,10 @@ def routines(
     simulated multi-day history, any stores given, and RPA UI logs (scored against
     their labels)."""
     from ..bench.routines import Target, markdown, measure, write
-    from ..emit.tokens import count_tokens
+    from ..emit.token_count import count_tokens
     from ..routines.mine import Rules
     from ..routines.overhead import CostModel
-    from ..routines.service import check_rules
+    from ..routines.store_mining import check_rules
     from ..sources.uilog import is_uilog, read_rows
 
     w, h = _screen(screen)

@@ -246,7 +246,7 @@ def one_shot() -> None:
 
 def keep_compiled_patterns() -> None:
     """Store the regular expressions this run compiled, so the next one need not."""
-    recache = sys.modules.get("actframes.recache")
+    recache = sys.modules.get("actframes.fast.recache")
     if recache is not None:
         recache.save()
 

@@ -50,7 +50,7 @@ def _routine(
 
         return load_plan(plan, routine_id)
     # Mined afresh, over the same window `actframes routines` uses by default.
-    from ..routines.service import find_routine
+    from ..routines.store_mining import find_routine
     from .routines import resolve_window
 
     zone = tz or machine_zone()

@@ -106,7 +106,7 @@ def routines(
     """Recurring routines across days, each with its slots, guarded plan, minimal
     script and evidence (JSON: one routine per line)."""
     from ..api import open_store
-    from ..routines.service import to_markdown, window_of
+    from ..routines.store_mining import to_markdown, window_of
 
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()

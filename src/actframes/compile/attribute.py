@@ -9,8 +9,8 @@ from itertools import compress, count, islice
 from operator import attrgetter, itemgetter, ne
 from typing import Any
 
+from ..fast.records import Record
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
-from ..records import Record
 from .pieces import Piece, Row
 
 INPUT_FIELDS: dict[str, str] = {

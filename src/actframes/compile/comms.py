@@ -33,8 +33,8 @@ from ..entities import clean_title
 from ..entities.surfaces import names_conversation, names_something, surface_of
 from ..entities.title_rules import app_family, normalise_app
 from .document import Clock, Doc, input_obj, site_key
-from .entities import row_ref
 from .ledger import round_half_up_s
+from .page_refs import row_ref
 from .pieces import Piece, Row
 from .ranges import compact
 

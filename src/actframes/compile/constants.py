@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..records import FrozenRecord
+from ..fast.records import FrozenRecord
 
 DWELL_CAP_MS = 90_000  # most credit one snapshot row earns
 SESSION_GAP_MS = 300_000  # a larger gap between rows closes the frame: user away

@@ -13,16 +13,16 @@ from typing import TypedDict
 from zoneinfo import ZoneInfo
 
 from .. import doc_types
+from ..fast.records import FrozenRecord
 from ..model import Capture, Span
-from ..records import FrozenRecord
 from ..window import Window, zone
 from .attribute import Unattributed
 from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
 from .disclosures import NO_INPUT_SPOT as NO_INPUT_SPOT  # (re-exported: emitters use it)
 from .disclosures import blind_spots, rejected_list
-from .entities import PAGE, clean_title, row_ref
 from .labels import Shown, label, merge
 from .ledger import LedgerEntry, host_ledgers, round_half_up_s
+from .page_refs import PAGE, clean_title, row_ref
 from .pieces import Piece, Row
 from .ranges import compact, compact_within
 from .reuse import Reuse, piece_key, rows_key

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .entities import clean_title
+from .page_refs import clean_title
 
 # Titles shown while a reference was on screen: (app, title) -> milliseconds held.
 Shown = dict[tuple[str, str], int]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..records import FrozenRecord
+from ..fast.records import FrozenRecord
 from .pieces import Piece
 
 

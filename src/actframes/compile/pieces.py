@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from ..fast.records import Record
 from ..model import Snapshot
-from ..records import Record
 
 _CREDIT = attrgetter("credit_ms")
 

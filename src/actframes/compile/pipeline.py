@@ -8,8 +8,8 @@ from operator import itemgetter
 from typing import Any
 
 from ..doc_types import Compiled, Reattributed
+from ..fast.records import FrozenRecord
 from ..model import Capture, Snapshot, Span
-from ..records import FrozenRecord
 from ..window import Window
 from .attribute import Unattributed, attribute
 from .constants import UNATTRIBUTED_MAX_RUNS, Rules

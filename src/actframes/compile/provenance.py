@@ -41,7 +41,7 @@ _OPENSSL_FROM = 5_000
 
 def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     """``ordered``: the snapshots already sorted by (device, time, row id), if at hand."""
-    from ..fasthash import openssl_sha256, sha256
+    from ..fast.fasthash import openssl_sha256, sha256
 
     # A long-lived process (the MCP server) has OpenSSL loaded already: no cost to use it.
     small = len(cap.snapshots) < _OPENSSL_FROM and "_hashlib" not in sys.modules

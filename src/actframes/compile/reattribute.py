@@ -19,8 +19,8 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from .. import doc_types
+from ..fast.records import Record
 from ..model import Action, Capture, EventColumn, InputEvent, Snapshot
-from ..records import Record
 
 STALE_MS = 2_000
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
 from .durations import fmt_dur
-from .tokens import ENCODING, count_tokens, fits
+from .token_count import ENCODING, count_tokens, fits
 from .usable import usability_line
 
 DEFAULT_BUDGET = 1500

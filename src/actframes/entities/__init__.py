@@ -18,10 +18,10 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from .. import recache
+from ..fast import recache
+from ..fast.lazyre import LazyRe
 from .engine import CompiledRule, compile_rules, environment
 from .kinds import KINDS
-from .lazyre import LazyRe
 from .title_rules import TitleRef, clean_title, title_ref
 from .url_parse import URLParts, parse_url
 
@@ -184,7 +184,7 @@ def _generic_rules() -> tuple[tuple[re.Pattern[str], CompiledRule], ...]:
 def rules_digest() -> str:
     """A digest of every rule table: it changes whenever any rule does, so a cache of
     compiled documents can key on it (page references depend on the rules)."""
-    from ..fasthash import sha256
+    from ..fast.fasthash import sha256
     from . import engine, title_rules, url_rules
 
     parts = (

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from .lazyre import LazyRe
+from ..fast.lazyre import LazyRe
 from .url_parse import URLParts
 
 MAX_ENTITY_CHARS = 160

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from .. import recache
+from ..fast import recache
 from .title_rules import normalise_app
 
 SURFACE_KINDS: Mapping[str, str] = {

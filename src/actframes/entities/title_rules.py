@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
-from .. import recache
-from .lazyre import LazyRe
+from ..fast import recache
+from ..fast.lazyre import LazyRe
 
 MAX_TITLE_ENTITY_CHARS = 120
 # Titles longer than this are cut before matching (stores keep 300 characters): the

@@ -15,7 +15,7 @@ import re
 from typing import NamedTuple
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from .lazyre import LazyRe
+from ..fast.lazyre import LazyRe
 
 # Longer inputs are cut before parsing: nothing a rule uses sits that far in, and a
 # pathological string must not cost more than a normal one.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from .. import recache
+from . import recache
 
 
 class LazyRe:

@@ -104,7 +104,7 @@ class Service:
 
     def routines(self, days: int, until: str | None, min_days: int) -> list[dict[str, Any]]:
         from ..routines.mine import Rules
-        from ..routines.service import check_rules, window_of
+        from ..routines.store_mining import check_rules, window_of
 
         if not 1 <= days <= MAX_ROUTINE_DAYS:
             raise ToolError(f"days must be between 1 and {MAX_ROUTINE_DAYS}")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from .tokens import RStep
+from .step_tokens import RStep
 
 Token = tuple[str, str, str, str, str]
 

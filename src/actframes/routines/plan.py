@@ -38,7 +38,7 @@ from ..compile.ranges import compact
 from ..compile.site import is_id_segment
 from ..entities.engine import looks_secret, param_denied
 from .mine import Corpus, Mined
-from .tokens import RStep
+from .step_tokens import RStep
 
 POSITION_TOLERANCE_PX = 24
 # A navigation this soon after the step before it, every time, is that step's doing (a

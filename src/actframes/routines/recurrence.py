@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .coverage import find_occurrences, recurring_coverage, routine_coverage
 from .mine import Corpus, Mined, Rules, walk
-from .tokens import RStep
+from .step_tokens import RStep
 
 
 class H(NamedTuple):

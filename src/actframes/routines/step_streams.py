@@ -11,7 +11,7 @@ from ..model import Action, Snapshot
 from ..sources import actions as store_actions
 from ..steps.build import action_steps, row_steps
 from ..steps.resolve import Resolution, resolve_all
-from .tokens import RStep, rsteps
+from .step_tokens import RStep, rsteps
 
 
 def read_steps(

@@ -11,12 +11,12 @@ from typing import Any, NamedTuple
 
 from ..compile.document import Clock
 from ..errors import UsageError
-from ..steps import load as steps_load
+from ..sources import actions as store_actions
 from ..window import Window, day_window, local_day_of
-from .load import read_steps
 from .mine import Corpus, Mined, Rules, mine
 from .plan import build_plan
-from .tokens import SESSION_GAP_MS, RStep, segments
+from .step_streams import read_steps
+from .step_tokens import SESSION_GAP_MS, RStep, segments
 
 # Without --days: the whole store (UI logs are one recording each); far-future end.
 ALL_START_MS = 0
@@ -105,9 +105,9 @@ def day_windows(zone: str, start_ms: int, end_ms: int) -> list[Window] | None:
 
 def by_day(path: Path, source: str | None) -> bool:
     """Is the store read a day at a time? Where a day's steps can be fingerprinted
-    (``steps.load.DAY_FINGERPRINTS``), so that keeping days pays; other readers pay a
+    (``sources.actions.DAY_FINGERPRINTS``), so that keeping days pays; other readers pay a
     fixed cost per read (a scan for rows without a usable time), and read in one piece."""
-    return steps_load.family(path, source) in steps_load.DAY_FINGERPRINTS
+    return store_actions.family(path, source) in store_actions.DAY_FINGERPRINTS
 
 
 def read_day(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .. import recache
+from ..fast import recache
 from ..model import Rejected
 from ..text import clean_name, clip_title
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms

@@ -3,6 +3,7 @@ its capture, its actions with their targets, element trees and screen sizes, a r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from ..compile.document import Clock
 from ..compile.pipeline import compile_capture
-from ..errors import UsageError
-from ..window import day_window, local_day_of
 from ..compile.reattribute import reattributed
-from ..sources import actions as load
+from ..errors import UsageError
+from ..sources import actions as store_actions
+from ..window import day_window, local_day_of
 from .build import frame_steps, render
 from .layouts import LayoutSpan, apply_layouts
 from .patterns import find_patterns
@@ -32,19 +32,19 @@ def steps_of_frame(
     """(the frame's local day, its rendered steps in order)."""
     if not frame_id.startswith("F") or not frame_id[1:].isdigit():
         raise UsageError(f"frame id {frame_id!r} is not of the form F<row id>")
-    fam = load.family(path, source)
+    fam = store_actions.family(path, source)
     if date is None:
-        ts = load.row_time(path, fam, int(frame_id[1:]))
+        ts = store_actions.row_time(path, fam, int(frame_id[1:]))
         if ts is None:
             raise UsageError(f"{path}: no row {frame_id[1:]} for frame {frame_id} (try --date)")
         date = local_day_of(ts, zone)
     window = day_window(date, zone)
-    cap = load.read_capture(path, fam, window.start_ms, window.end_ms)
+    cap = store_actions.read_capture(path, fam, window.start_ms, window.end_ms)
     doc = compile_capture(cap, window)
     frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
     if frame is None:
         raise UsageError(f"{path}: no frame {frame_id} on {date} ({zone})")
-    acts, elements, screens = load.actions(
+    acts, elements, screens = store_actions.actions(
         path, fam, cap, window.start_ms - 300_000, window.end_ms + 300_000, include_text
     )
     # The compiler re-attributes stale events itself: the actions take the same times.
@@ -64,9 +64,9 @@ def find_in_day(
 
     if not query_words(query):
         raise UsageError(f"--find {query!r} has no word to look for")
-    fam = load.family(path, source)
+    fam = store_actions.family(path, source)
     window = day_window(date, zone)
-    doc = compile_capture(load.read_capture(path, fam, window.start_ms, window.end_ms), window)
+    doc = compile_capture(store_actions.read_capture(path, fam, window.start_ms, window.end_ms), window)
     return find_frames(doc, query, limit)
 
 
@@ -86,10 +86,10 @@ def patterns_over(
     first = Date.fromisoformat(day_window(last, zone).day or last) - timedelta(days=days - 1)
     start = day_window(first.isoformat(), zone).start_ms
     end = day_window(last, zone).end_ms
-    fam = load.family(path, source)
-    cap = load.read_capture(path, fam, start, end)
+    fam = store_actions.family(path, source)
+    cap = store_actions.read_capture(path, fam, start, end)
     snaps = [s for s in cap.snapshots if start <= s.ts_ms < end]
-    acts, elements, screens = load.actions(path, fam, cap, start, end, include_text)
+    acts, elements, screens = store_actions.actions(path, fam, cap, start, end, include_text)
     if layout and include_text:
         acts = apply_layouts(acts, [LayoutSpan(layout)])
     acts, _ = resolve_all(acts, elements, screens)

@@ -159,9 +159,9 @@ def compile_person_day(t: DayTask) -> DayResult:
 def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     from ..compile.pipeline import Options, compile_capture
     from ..compile.provenance import capture_digest
-    from ..emit.json_out import to_json
-    from ..routines.load import stream
     from ..compile.reattribute import reattributed
+    from ..emit.json_out import to_json
+    from ..routines.step_streams import stream
     from ..sources import actions as store_actions
     from ..steps.resolve import resolve_all
     from ..window import day_window
@@ -256,12 +256,12 @@ def mine_person(t: MineTask) -> MineResult:
 
 
 def _mine(t: MineTask) -> tuple[Rows, Rows]:
-    from ..emit.tokens import count_tokens
+    from ..emit.token_count import count_tokens
     from ..routines.mine import Corpus, Rules, mine
     from ..routines.overhead import CostModel, cost
     from ..routines.recurrence import in_sample, out_of_sample, split_days
-    from ..routines.service import mine_steps
-    from ..routines.tokens import RStep
+    from ..routines.step_tokens import RStep
+    from ..routines.store_mining import mine_steps
     from ..window import LocalDays
 
     days = LocalDays(t.tz)
