@@ -98,10 +98,7 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 # Import circles that exist today, each the full set of modules (or packages) of one
 # strongly connected component. Delete a line when its circle is broken.
-KNOWN_MODULE_CYCLES: dict[frozenset[str], str] = {
-    # title_rules calls page_ref of its own package lazily (a URL shown as a title)
-    frozenset({"actframes.entities", "actframes.entities.title_rules"}): "entities",
-}
+KNOWN_MODULE_CYCLES: dict[frozenset[str], str] = {}
 KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {}
 
 

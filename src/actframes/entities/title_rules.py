@@ -663,7 +663,7 @@ def _url_title(t: str) -> TitleRef | None:
     """Browsers show the address as the title while a page loads: type it as a URL."""
     if " " in t or not _BARE_URL.fullmatch(t):
         return None
-    from . import page_ref
+    from .pages import page_ref
 
     ref = page_ref(t)
     return TitleRef(ref.kind, ref.entity) if ref.kind != "page" else None

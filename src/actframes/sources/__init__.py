@@ -56,7 +56,7 @@ def _sqlite_family(path: Path) -> str:
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
     finally:
         conn.close()
-    if app_id == APPLICATION_ID or CORE_TABLES <= names:
+    if app_id == APPLICATION_ID or names >= CORE_TABLES:
         return "native"
     if "frames" in names:
         return "screenpipe"

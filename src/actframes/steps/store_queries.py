@@ -66,7 +66,8 @@ def find_in_day(
         raise UsageError(f"--find {query!r} has no word to look for")
     fam = store_actions.family(path, source)
     window = day_window(date, zone)
-    doc = compile_capture(store_actions.read_capture(path, fam, window.start_ms, window.end_ms), window)
+    cap = store_actions.read_capture(path, fam, window.start_ms, window.end_ms)
+    doc = compile_capture(cap, window)
     return find_frames(doc, query, limit)
 
 
