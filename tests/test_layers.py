@@ -27,7 +27,7 @@ rank  layer        modules
 4     steps        steps (actions, steps and patterns inside frames)
 5     routines     routines (step sequences mined across days, plans, replay)
 6     emit         emit (pure renderers of the document)
-7     service      api, cache, resident, store_watch, tail, verify, tier2, demo,
+7     service      api, cache, resident, tail, verify, tier2, demo,
                    simulate, bench, team, capture (the recorder writes stores;
                    readers must not need it)
 8     edge         cli (the command-line package), mcp (the MCP server package)
@@ -78,7 +78,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.resident",
             "actframes.resident_routines",  # routine steps kept per day (#20)
             "actframes.day_steps_cache",  # and on disk for the CLI (#20)
-            "actframes.store_watch",
             "actframes.tail",
             "actframes.verify",
             "actframes.tier2",

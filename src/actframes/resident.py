@@ -1,7 +1,7 @@
 """Documents a long-lived process keeps in memory (the MCP server, a library ``Store``).
 
 Each entry holds the document of one (window, options), the store's change token when it
-was compiled (``store_watch``) and the window's fingerprint where the store keeps one. A
+was compiled (``sources/watch.py``) and the window's fingerprint where the store keeps one. A
 call is answered, cheapest first:
 
 1. the store's token is the one the entry saw: nothing was committed since — served as is;
@@ -37,7 +37,7 @@ from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
 from .compile.reuse import Reuse
 from .sources import Source, open_source
-from .store_watch import StoreWatch
+from .sources.watch import StoreWatch
 from .tail import Tail, after_full_read, read_spliced
 from .window import Window
 
@@ -96,7 +96,7 @@ class ResidentCache:
         return self._worker.submit(run).result()
 
     def store_token(self) -> Hashable:
-        """The store's change token now (``store_watch``): equal tokens, unchanged store."""
+        """The store's change token now (``sources/watch.py``): equal tokens, unchanged store."""
         return self._worker.submit(lambda: self.watch.token(self._source)).result()
 
     def close(self) -> None:

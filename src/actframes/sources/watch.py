@@ -21,8 +21,8 @@ import sqlite3
 from collections.abc import Hashable
 from pathlib import Path
 
-from .sources import Source
-from .sources.base import connect_ro
+from . import Source
+from .base import connect_ro
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
