@@ -1,4 +1,6 @@
-"""The I/O edge for routines: a store's action steps over a time range, per device."""
+"""A store's action steps over a time range, one stream per device: read through
+``sources/actions.py``, re-attributed as the compiler does, resolved (``read_steps``),
+then streamed (``stream``, pure)."""
 
 from __future__ import annotations
 
