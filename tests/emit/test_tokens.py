@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.emit import tokens
+from actframes.emit import token_count
 from actframes.emit.token_count import LONG_RUN_CHARS, _count_whole, _segments, count_tokens
 
 # Characters around which o200k's pre-tokenizer behaves differently: line breaks of
@@ -29,7 +29,7 @@ text = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(text)
 def test_counted_by_lines_is_counted_whole(t: str) -> None:
-    tokens._SEGMENT_TOKENS.clear()
+    token_count._SEGMENT_TOKENS.clear()
     assert "".join(_segments(t)) == t
     assert count_tokens(t) == _count_whole(t)
     assert count_tokens(t) == _count_whole(t)  # the kept counts give it again
