@@ -4,7 +4,7 @@ minings, for a long-lived process (the MCP server).
 Mining reads every step of its window (``routines.store_mining.mine_store``), and a store
 being recorded changes at every call. A window of whole days of a store read
 ``by_day`` (native) is therefore kept a day at a time (``DaySteps``), each day with the
-store's change token when it was read (``store_watch``, through
+store's change token when it was read (``sources/watch.py``, through
 ``ResidentCache.store_token``) and the day's fingerprint. A call checks each day,
 cheapest first:
 

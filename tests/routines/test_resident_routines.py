@@ -20,7 +20,7 @@ from actframes.routines.mine import Rules
 from actframes.routines.store_mining import Mining, mine_store, window_of
 from actframes.simulate import SimDay, write_native
 from actframes.simulate.workflows import simulate_workflows, write_workflows
-from actframes.store_watch import StoreWatch
+from actframes.sources.watch import StoreWatch
 from actframes.window import day_window
 
 from ..builders import cli_env, run_cli_bytes
