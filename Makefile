@@ -24,6 +24,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
 # Everyday use: `actframes` on the PATH from a virtualenv of its own (no pipx or uv needed,

@@ -37,11 +37,39 @@ FORMATS = ("json", "md", "context", "html", "yaml")
 
 # Values that are wrong in some way for any column.
 ODD_VALUES: list[Any] = [
-    None, "", " ", BIG, 1e308, -1e308, float("inf"), float("nan"), 2**63 - 1, -(2**63), 0, -1,
-    3.5, True, b"\xff\xfe\x00junk", b"", "garbage", "\x00\x1b[31m\u202e\u2066", "\ud800",
-    "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "2026-02-30T25:61:00Z", "2026-03-10",
-    "2026-03-10T09:00:00", "2026-03-10T09:00:00+99:99", "1e308", "-0", "[]", "{}", "null",
-    "2200-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "2026-03-10T09:00:00.1234567891234Z",
+    None,
+    "",
+    " ",
+    BIG,
+    1e308,
+    -1e308,
+    float("inf"),
+    float("nan"),
+    2**63 - 1,
+    -(2**63),
+    0,
+    -1,
+    3.5,
+    True,
+    b"\xff\xfe\x00junk",
+    b"",
+    "garbage",
+    "\x00\x1b[31m\u202e\u2066",
+    "\ud800",
+    "9999-12-31T23:59:59Z",
+    "0001-01-01T00:00:00Z",
+    "2026-02-30T25:61:00Z",
+    "2026-03-10",
+    "2026-03-10T09:00:00",
+    "2026-03-10T09:00:00+99:99",
+    "1e308",
+    "-0",
+    "[]",
+    "{}",
+    "null",
+    "2200-01-01T00:00:00Z",
+    "1970-01-01T00:00:00Z",
+    "2026-03-10T09:00:00.1234567891234Z",
 ]
 
 
@@ -80,40 +108,78 @@ def _iso(ms: int) -> str:
 
 def make_screenpipe(path: Path, rng: random.Random) -> Path:
     rows = _rows(rng, rng.randrange(5, 40))
-    frames = [(i, _iso(t), a, ti, u, rng.choice(["monitor_0", "monitor_1"]))
-              for i, t, a, ti, u in rows]
-    events = [(j, _iso(T0 + rng.randrange(0, 3_600_000)), rng.choice(["key", "click", "scroll"]),
-               rng.choice(["Code", "Slack", None])) for j in range(1, rng.randrange(2, 30))]
+    frames = [
+        (i, _iso(t), a, ti, u, rng.choice(["monitor_0", "monitor_1"])) for i, t, a, ti, u in rows
+    ]
+    events = [
+        (
+            j,
+            _iso(T0 + rng.randrange(0, 3_600_000)),
+            rng.choice(["key", "click", "scroll"]),
+            rng.choice(["Code", "Slack", None]),
+        )
+        for j in range(1, rng.randrange(2, 30))
+    ]
     return screenpipe_db(path, frames, events)
 
 
 def make_native(path: Path, rng: random.Random) -> Path:
     rows = _rows(rng, rng.randrange(5, 40))
     snaps = [Snapshot(i, t, a, ti, u) for i, t, a, ti, u in rows]
-    events = [InputEvent(j, T0 + rng.randrange(0, 3_600_000), rng.choice(["key", "click"]),
-                         rng.choice(["Code", "Slack", None])) for j in range(1, 20)]
+    events = [
+        InputEvent(
+            j,
+            T0 + rng.randrange(0, 3_600_000),
+            rng.choice(["key", "click"]),
+            rng.choice(["Code", "Slack", None]),
+        )
+        for j in range(1, 20)
+    ]
     afk = [Span(T0 + 600_000, T0 + 900_000)]
     return native_db(path, snaps, events, afk)
 
 
 def _aw_doc(rng: random.Random) -> dict[str, Any]:
     rows = _rows(rng, rng.randrange(5, 40))
-    window = [{"id": i, "timestamp": _iso(t), "duration": rng.choice([0, 1.5, 30, 59.999]),
-               "data": {"app": a, "title": ti}} for i, t, a, ti, _ in rows]
-    web = [{"id": i, "timestamp": _iso(t), "duration": 10.0,
-            "data": {"url": u, "title": ti, "audible": False, "incognito": False}}
-           for i, t, _, ti, u in rows if u]
-    afk = [{"id": 1, "timestamp": _iso(T0), "duration": 3600.0, "data": {"status": "not-afk"}},
-           {"id": 2, "timestamp": _iso(T0 + 3_600_000), "duration": 600.0,
-            "data": {"status": "afk"}}]
+    window = [
+        {
+            "id": i,
+            "timestamp": _iso(t),
+            "duration": rng.choice([0, 1.5, 30, 59.999]),
+            "data": {"app": a, "title": ti},
+        }
+        for i, t, a, ti, _ in rows
+    ]
+    web = [
+        {
+            "id": i,
+            "timestamp": _iso(t),
+            "duration": 10.0,
+            "data": {"url": u, "title": ti, "audible": False, "incognito": False},
+        }
+        for i, t, _, ti, u in rows
+        if u
+    ]
+    afk = [
+        {"id": 1, "timestamp": _iso(T0), "duration": 3600.0, "data": {"status": "not-afk"}},
+        {"id": 2, "timestamp": _iso(T0 + 3_600_000), "duration": 600.0, "data": {"status": "afk"}},
+    ]
 
     def bucket(bid: str, type_: str, events: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"id": bid, "created": "2026-03-01T00:00:00+00:00", "type": type_,
-                "client": bid.split("_")[0], "hostname": "host", "events": events[::-1]}
+        return {
+            "id": bid,
+            "created": "2026-03-01T00:00:00+00:00",
+            "type": type_,
+            "client": bid.split("_")[0],
+            "hostname": "host",
+            "events": events[::-1],
+        }
 
-    buckets = [bucket("aw-watcher-window_host", "currentwindow", window),
-               bucket("aw-watcher-afk_host", "afkstatus", afk),
-               bucket("aw-watcher-web-chrome", "web.tab.current", web)]
+    buckets = [
+        bucket("aw-watcher-window_host", "currentwindow", window),
+        bucket("aw-watcher-afk_host", "afkstatus", afk),
+        bucket("aw-watcher-web-chrome", "web.tab.current", web),
+    ]
     return {"buckets": {b["id"]: b for b in buckets}}
 
 
@@ -145,14 +211,19 @@ FAMILIES: dict[str, Callable[[Path, random.Random], Path]] = {
 
 
 def _sqlite_tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
-    names = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+    names = [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
     return {t: [r[1] for r in conn.execute(f'PRAGMA table_info("{t}")')] for t in names}
 
 
 def mutate_sqlite(path: Path, rng: random.Random) -> str:
-    kind = rng.choice(["values", "values", "values", "drop column", "drop table", "truncate",
-                       "flip bytes"])
+    kind = rng.choice(
+        ["values", "values", "values", "drop column", "drop table", "truncate", "flip bytes"]
+    )
     if kind == "truncate":
         return _truncate(path, rng)
     if kind == "flip bytes":
@@ -170,11 +241,14 @@ def mutate_sqlite(path: Path, rng: random.Random) -> str:
         col = rng.choice(cols)
         if kind == "drop column":
             for (idx,) in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name=?"
-                    " AND sql IS NOT NULL", (table,)).fetchall():
+                "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name=?"
+                " AND sql IS NOT NULL",
+                (table,),
+            ).fetchall():
                 conn.execute(f'DROP INDEX "{idx}"')
             for (trig,) in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
+                "SELECT name FROM sqlite_master WHERE type='trigger'"
+            ).fetchall():
                 conn.execute(f'DROP TRIGGER "{trig}"')
             try:
                 conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "{col}"')
@@ -194,8 +268,9 @@ def mutate_sqlite(path: Path, rng: random.Random) -> str:
         picked = rng.sample(rowids, min(rng.randrange(1, 4), len(rowids)))
         listed = ",".join(map(str, picked)) or "NULL"
         with contextlib.suppress(sqlite3.IntegrityError):
-            conn.execute(f'UPDATE "{table}" SET "{col}" = {target} WHERE rowid IN ({listed})',
-                         (value,))
+            conn.execute(
+                f'UPDATE "{table}" SET "{col}" = {target} WHERE rowid IN ({listed})', (value,)
+            )
         conn.commit()
         return f"set {table}.{col}={_short(value)} x{len(picked)}"
     finally:
@@ -215,8 +290,9 @@ def _walk(node: Any, rng: random.Random, depth: int = 0) -> Iterator[tuple[Any, 
 
 
 def mutate_json(path: Path, rng: random.Random) -> str:
-    kind = rng.choice(["values", "values", "values", "delete", "missing bucket", "truncate",
-                       "flip bytes"])
+    kind = rng.choice(
+        ["values", "values", "values", "delete", "missing bucket", "truncate", "flip bytes"]
+    )
     if kind == "truncate":
         return _truncate(path, rng)
     if kind == "flip bytes":
@@ -352,8 +428,9 @@ def _judge(code: int, stdout: str, stderr: str) -> str | None:
     return f"exit {code}: {stderr[:300]!r}"
 
 
-def campaign(cases: range, folder: Path, seed: int = 0,
-             budget_s: float | None = None) -> list[Outcome]:
+def campaign(
+    cases: range, folder: Path, seed: int = 0, budget_s: float | None = None
+) -> list[Outcome]:
     """Run ``cases`` in order; with ``budget_s``, stop starting new ones once it is spent."""
     outcomes = []
     start = time.perf_counter()
@@ -383,8 +460,10 @@ def main(argv: list[str]) -> int:
         codes[o.code] = codes.get(o.code, 0) + 1
     print(f"cases {len(outcomes)} (seed {ns.seed}); exit codes {dict(sorted(codes.items()))}")
     print(f"internal errors / problems: {len(bad)}")
-    print(f"slowest case {slowest.case} ({slowest.family}, {slowest.mutations},"
-          f" {' '.join(slowest.args[:1] + slowest.args[5:])}): {slowest.seconds:.2f} s")
+    print(
+        f"slowest case {slowest.case} ({slowest.family}, {slowest.mutations},"
+        f" {' '.join(slowest.args[:1] + slowest.args[5:])}): {slowest.seconds:.2f} s"
+    )
     for o in bad[:30]:
         print(f"  case {o.case} {o.family} {o.mutations} {o.args[0]}: {o.problem}")
     return 1 if bad else 0

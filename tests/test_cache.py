@@ -60,8 +60,9 @@ def test_cli_no_cache_and_clear(tmp_path: Path) -> None:
     env = cli_env(ACTFRAMES_CACHE=str(env_dir))
     a = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", env=env)
     b = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", env=env)
-    c = run_cli("day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", "--no-cache",
-                env=env)
+    c = run_cli(
+        "day", "2026-03-10", "--db", str(db), "--tz", "Europe/Berlin", "--no-cache", env=env
+    )
     assert a.stdout == b.stdout == c.stdout and a.returncode == 0
     assert len(list((env_dir / "docs").glob("*.json"))) == 1
     info = run_cli("cache", "info", env=env)
@@ -92,9 +93,11 @@ def test_native_fingerprint_serves_without_reading_and_sees_every_change(tmp_pat
     doc, hit = compile_window_cached(src, WIN, Options(), cache)  # type: ignore[arg-type]
     src.inner.close()
     assert hit and to_json(doc) == first
-    for sql in ("UPDATE snapshots SET title = 'y' WHERE id = 2",
-                "DELETE FROM input_events WHERE id = 1",
-                "INSERT INTO afk (start_ms, end_ms) VALUES (1773133000000, 1773133600000)"):
+    for sql in (
+        "UPDATE snapshots SET title = 'y' WHERE id = 2",
+        "DELETE FROM input_events WHERE id = 1",
+        "INSERT INTO afk (start_ms, end_ms) VALUES (1773133000000, 1773133600000)",
+    ):
         conn = sqlite3.connect(db)
         with conn:
             conn.execute(sql)

@@ -92,8 +92,10 @@ def wal_store(folder: Path, *, pending: bool) -> Path:
         conn = sqlite3.connect(db)
         conn.execute("PRAGMA wal_autocheckpoint=0")
         with conn:
-            conn.execute("INSERT INTO frames (id, timestamp, app_name) VALUES (4, ?, 'Vim')",
-                         ("2026-03-10T09:01:30Z",))
+            conn.execute(
+                "INSERT INTO frames (id, timestamp, app_name) VALUES (4, ?, 'Vim')",
+                ("2026-03-10T09:01:30Z",),
+            )
         shutil.copy(db, store / "sp.db")
         shutil.copy(f"{db}-wal", store / "sp.db-wal")
         conn.close()
@@ -139,8 +141,10 @@ def test_store_locked_by_a_writer_says_try_again(tmp_path: Path) -> None:
     writer = sqlite3.connect(db, isolation_level=None)
     try:
         writer.execute("BEGIN EXCLUSIVE")
-        writer.execute("INSERT INTO frames (id, timestamp, app_name) VALUES (9, ?, 'x')",
-                       ("2026-03-10T09:02:00Z",))
+        writer.execute(
+            "INSERT INTO frames (id, timestamp, app_name) VALUES (9, ?, 'x')",
+            ("2026-03-10T09:02:00Z",),
+        )
         proc = day(db)
     finally:
         writer.execute("ROLLBACK")
@@ -180,11 +184,16 @@ def test_empty_day_and_zone_are_usage_errors(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("tz", "zone", "offset"),
-    [("JST-9", "Etc/GMT-9", "+09:00"), ("EST5", "Etc/GMT+5", "-05:00"), (":Asia/Tokyo",
-     "Asia/Tokyo", "+09:00"), ("UTC0", "UTC", "+00:00")],
+    [
+        ("JST-9", "Etc/GMT-9", "+09:00"),
+        ("EST5", "Etc/GMT+5", "-05:00"),
+        (":Asia/Tokyo", "Asia/Tokyo", "+09:00"),
+        ("UTC0", "UTC", "+00:00"),
+    ],
 )
-def test_posix_tz_of_the_machine_is_honoured(tmp_path: Path, tz: str, zone: str,
-                                             offset: str) -> None:
+def test_posix_tz_of_the_machine_is_honoured(
+    tmp_path: Path, tz: str, zone: str, offset: str
+) -> None:
     db = screenpipe_db(tmp_path / "sp.db", ROWS)
     proc = run_cli("day", DAY, "--db", str(db), env=cli_env(TZ=tz))
     assert proc.returncode == 0, proc.stderr
@@ -227,12 +236,22 @@ def test_aw_sqlite_spans_past_any_integer_are_rejected_rows(tmp_path: Path) -> N
 
     export = tmp_path / "aw.json"
     events = [
-        {"id": i, "timestamp": f"2026-03-10T09:0{i}:00+00:00", "duration": 30.0,
-         "data": {"app": "Code", "title": "t"}}
+        {
+            "id": i,
+            "timestamp": f"2026-03-10T09:0{i}:00+00:00",
+            "duration": 30.0,
+            "data": {"app": "Code", "title": "t"},
+        }
         for i in range(1, 4)
     ]
-    bucket = {"id": "aw-watcher-window_h", "type": "currentwindow", "client": "c",
-              "hostname": "h", "created": "2026-03-01T00:00:00+00:00", "events": events}
+    bucket = {
+        "id": "aw-watcher-window_h",
+        "type": "currentwindow",
+        "client": "c",
+        "hostname": "h",
+        "created": "2026-03-01T00:00:00+00:00",
+        "events": events,
+    }
     export.write_text(json.dumps({"buckets": {bucket["id"]: bucket}}), encoding="utf-8")
     db = export_to_sqlite(export, tmp_path / "sqlite.db")
     conn = sqlite3.connect(db)

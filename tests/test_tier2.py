@@ -38,10 +38,16 @@ def doc(tmp_path: Path) -> dict[str, Any]:
 def test_rules_producer_labels_matching_frames(doc: dict[str, Any]) -> None:
     entries = label_frames(doc, load_rules(RULES))
     assert entries == [
-        {"label": "actframes.rules/actframes", "confidence": "high",
-         "evidence": {"frames": ["F1", "F9"]}},
-        {"label": "actframes.rules/requests-review", "confidence": "high",
-         "evidence": {"frames": ["F5", "F7"]}},
+        {
+            "label": "actframes.rules/actframes",
+            "confidence": "high",
+            "evidence": {"frames": ["F1", "F9"]},
+        },
+        {
+            "label": "actframes.rules/requests-review",
+            "confidence": "high",
+            "evidence": {"frames": ["F5", "F7"]},
+        },
     ]
     labelled = merge(doc, entries)
     assert validate(labelled) == []
@@ -57,20 +63,31 @@ def test_strip_gives_the_tier1_document_byte_for_byte(doc: dict[str, Any]) -> No
 @pytest.mark.parametrize(
     ("entry", "reason"),
     [
-        ({"label": "project", "confidence": "high", "evidence": {"frames": ["F1"]}},
-         "not namespaced"),
-        ({"label": "x.y/p", "confidence": "sure", "evidence": {"frames": ["F1"]}},
-         "confidence 'sure' is not one of high, medium, speculative"),
-        ({"label": "x.y/p", "confidence": "high", "evidence": {"frames": ["F404"]}},
-         "evidence names frame 'F404', which the document does not have"),
-        ({"label": "x.y/p", "confidence": "high", "evidence": {"rows": "500"}},
-         "evidence names row 500, which no frame of the document cites"),
-        ({"label": "x.y/p", "confidence": "high", "evidence": {}},
-         "evidence must name frames or rows"),
-        ({"label": "x.y/p", "confidence": "high", "evidence": {"rows": "a-b"}},
-         "compact ranges"),
-        ({"label": "x.y/p", "confidence": "high", "evidence": {"frames": ["F1"]}, "why": 1},
-         "unknown key 'why'"),
+        (
+            {"label": "project", "confidence": "high", "evidence": {"frames": ["F1"]}},
+            "not namespaced",
+        ),
+        (
+            {"label": "x.y/p", "confidence": "sure", "evidence": {"frames": ["F1"]}},
+            "confidence 'sure' is not one of high, medium, speculative",
+        ),
+        (
+            {"label": "x.y/p", "confidence": "high", "evidence": {"frames": ["F404"]}},
+            "evidence names frame 'F404', which the document does not have",
+        ),
+        (
+            {"label": "x.y/p", "confidence": "high", "evidence": {"rows": "500"}},
+            "evidence names row 500, which no frame of the document cites",
+        ),
+        (
+            {"label": "x.y/p", "confidence": "high", "evidence": {}},
+            "evidence must name frames or rows",
+        ),
+        ({"label": "x.y/p", "confidence": "high", "evidence": {"rows": "a-b"}}, "compact ranges"),
+        (
+            {"label": "x.y/p", "confidence": "high", "evidence": {"frames": ["F1"]}, "why": 1},
+            "unknown key 'why'",
+        ),
         ("text", "an entry must be an object"),
     ],
 )
@@ -86,15 +103,23 @@ def test_malformed_entries_are_refused_with_a_reason(
 
 
 def test_rows_evidence_within_cited_rows_is_accepted(doc: dict[str, Any]) -> None:
-    ok = {**doc, "inferred": [{"label": "x.y/p", "confidence": "medium",
-                               "evidence": {"rows": "1-2,4"}, "note": "why"}]}
+    ok = {
+        **doc,
+        "inferred": [
+            {"label": "x.y/p", "confidence": "medium", "evidence": {"rows": "1-2,4"}, "note": "why"}
+        ],
+    }
     assert validate(ok) == []
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("[[label]]\nname='x'\napp='('", "bad regex"), ("[[label]]\napp='x'", "needs a name"),
-     ("[[label]]\nname='x'", "matches nothing"), ("[[label", "not valid TOML")],
+    [
+        ("[[label]]\nname='x'\napp='('", "bad regex"),
+        ("[[label]]\napp='x'", "needs a name"),
+        ("[[label]]\nname='x'", "matches nothing"),
+        ("[[label", "not valid TOML"),
+    ],
 )
 def test_bad_rules_are_one_line_errors(text: str, message: str) -> None:
     with pytest.raises(UsageError, match=message):

@@ -75,9 +75,12 @@ def outputs(db: Path) -> dict[str, str]:
 
 def test_lone_surrogate_is_replaced_and_counted(tmp_path: Path) -> None:
     db = aw_export(tmp_path / "aw.json", ["x", "main.py", "end"], raw={0: "main\\ud800.py"})
-    assert "\ud800" in json.loads(db.read_text())["buckets"]["aw-watcher-window_host"][
-        "events"
-    ][-1]["data"]["title"]  # valid JSON holding a lone surrogate
+    assert (
+        "\ud800"
+        in json.loads(db.read_text())["buckets"]["aw-watcher-window_host"]["events"][-1]["data"][
+            "title"
+        ]
+    )  # valid JSON holding a lone surrogate
     out = outputs(db)
     doc = json.loads(out["json"])
     assert doc["frames"][0]["titles"][0] == "main\ufffd.py"
@@ -211,8 +214,27 @@ def test_token_counting_of_long_unbroken_text_is_an_upper_bound() -> None:
 # Everything a str can hold (surrogates, controls, private use, unassigned), with the
 # troublesome pieces drawn often rather than once in hundreds of examples.
 TROUBLE = [
-    "\ud800", "\udfff", "\ud83d", *BIDI, "\u200d", "\u200c", "\x1b", "\x1b[31m", "\x9b",
-    "\x1b]0;", "\x07", "\x00", "\r\n", "\ufeff", "\ufffd", "…", "|", "\"", "<", "&", "\u4e00" * 500,
+    "\ud800",
+    "\udfff",
+    "\ud83d",
+    *BIDI,
+    "\u200d",
+    "\u200c",
+    "\x1b",
+    "\x1b[31m",
+    "\x9b",
+    "\x1b]0;",
+    "\x07",
+    "\x00",
+    "\r\n",
+    "\ufeff",
+    "\ufffd",
+    "…",
+    "|",
+    '"',
+    "<",
+    "&",
+    "\u4e00" * 500,
 ]
 ANY_TEXT = st.lists(
     st.one_of(st.characters(codec=None, exclude_categories=()), st.sampled_from(TROUBLE)),
@@ -294,13 +316,19 @@ def test_rejected_rows_name_untrusted_tables_and_rows_safely(tmp_path: Path) -> 
     evil = "aw-watcher-afk_\u202e\x1b[31m" + "h" * 200_000
     export = json.loads(aw.read_text())
     export["buckets"][evil] = {
-        "id": evil, "type": "afkstatus", "hostname": "host", "client": "x",
+        "id": evil,
+        "type": "afkstatus",
+        "hostname": "host",
+        "client": "x",
         "events": [
             {"timestamp": "garbage", "duration": 1, "data": {"status": "afk"}},
             # The host's AFK bucket must also say when it was used: ActivityWatch's rule
             # keeps only recorded not-AFK time, and a day with none is "no usable rows".
-            {"timestamp": "2026-03-10T08:59:00+00:00", "duration": 600,
-             "data": {"status": "not-afk"}},
+            {
+                "timestamp": "2026-03-10T08:59:00+00:00",
+                "duration": 600,
+                "data": {"status": "not-afk"},
+            },
         ],
     }
     aw.write_text(json.dumps(export), encoding="utf-8")

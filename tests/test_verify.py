@@ -77,8 +77,11 @@ def _change(db: Path, sql: str) -> None:
     [
         ("UPDATE snapshots SET title = 'changed' WHERE id = 5", ("F5", "titles")),
         ("DELETE FROM snapshots WHERE id = 10", ("F9", "evidence.rows")),
-        ("INSERT INTO snapshots (id, ts_ms, device, app, title) "
-         "VALUES (99, 1773130500000, '', 'Zoom', 'call')", None),
+        (
+            "INSERT INTO snapshots (id, ts_ms, device, app, title) "
+            "VALUES (99, 1773130500000, '', 'Zoom', 'call')",
+            None,
+        ),
         ("DELETE FROM input_events WHERE id = 2", ("F1", "input.keys")),
     ],
 )

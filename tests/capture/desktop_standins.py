@@ -190,4 +190,3 @@ class KWinStandIn(_StandIn):
 
         reply = self.run(call())
         assert reply.message_type == MessageType.METHOD_RETURN, reply.body
-

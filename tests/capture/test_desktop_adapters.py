@@ -106,8 +106,19 @@ def test_gnome_extension_contract(host: _Host, tmp_path: Path) -> None:
         shell.focus = ["11", "Org.Gnome.Nautilus", "Home", me]
         db = tmp_path / "capture.db"
         env = _env(tmp_path, bus, "ubuntu:GNOME")
-        rec = Recorder(host, db, ["--config", str(_config(tmp_path)), "--idle-seconds", "2",
-                                  "--heartbeat-seconds", "30"], env)  # type: ignore[arg-type]
+        rec = Recorder(
+            host,
+            db,
+            [
+                "--config",
+                str(_config(tmp_path)),
+                "--idle-seconds",
+                "2",
+                "--heartbeat-seconds",
+                "30",
+            ],
+            env,
+        )  # type: ignore[arg-type]
         rec.wait_ready()
         # The recorder asked for the focus once and set an idle watch of --idle-seconds.
         assert ("/org/actframes/Shell", "GetFocus", []) in shell.calls
@@ -136,8 +147,11 @@ def test_gnome_extension_contract(host: _Host, tmp_path: Path) -> None:
         time.sleep(0.8)
         back_at = now_ms()
         shell.fire("active")
-        wait_for("the away period to end",
-                 lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms <= ?", (back_at + 500,)), 5)
+        wait_for(
+            "the away period to end",
+            lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms <= ?", (back_at + 500,)),
+            5,
+        )
         assert rec.stop() == 0
     finally:
         shell.close()
@@ -182,8 +196,7 @@ def test_kwin_script_contract(host: _Host, tmp_path: Path, ws: WaylandSession) -
         db = tmp_path / "capture.db"
         env = _env(tmp_path, bus, "KDE", WAYLAND_DISPLAY=ws.display,
                    XDG_RUNTIME_DIR=str(ws.runtime))  # fmt: skip
-        rec = Recorder(host, db, ["--config", str(_config(tmp_path)), "--idle-seconds", "2"],
-                       env)  # type: ignore[arg-type]
+        rec = Recorder(host, db, ["--config", str(_config(tmp_path)), "--idle-seconds", "2"], env)  # type: ignore[arg-type]
         wait_for("the script to run", lambda: kwin.running, 15)
         assert kwin.loaded == {KWIN_PLUGIN: str(KWIN_SCRIPT)}
         kwin.activate("{a1}", "konsole", "~ : bash", me)
@@ -285,8 +298,11 @@ def test_screensaver_is_the_last_resort(host: _Host, tmp_path: Path) -> None:
         time.sleep(1.0)
         off = now_ms()
         shell.saver(False)
-        wait_for("the away period to end",
-                 lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms <= ?", (off + 500,)), 5)
+        wait_for(
+            "the away period to end",
+            lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms <= ?", (off + 500,)),
+            5,
+        )
         assert rec.stop() == 0
     finally:
         shell.close()

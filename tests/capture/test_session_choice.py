@@ -69,9 +69,7 @@ _names = st.sampled_from(["GNOME", "ubuntu", "KDE", "sway", "Unity", "X-Cinnamon
 
 
 @given(st.lists(_names, max_size=4), st.booleans(), st.booleans(), st.booleans())
-def test_choice_is_total_and_honest(
-    desktops: list[str], wl: bool, x: bool, typed: bool
-) -> None:
+def test_choice_is_total_and_honest(desktops: list[str], wl: bool, x: bool, typed: bool) -> None:
     """Every environment gets a backend or a BackendError (nothing else); a Wayland
     session is never recorded as plain X11 without a note saying so."""
     env = {"XDG_CURRENT_DESKTOP": ":".join(desktops)}

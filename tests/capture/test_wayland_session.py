@@ -134,7 +134,7 @@ def test_idle_from_the_compositor(ws: WaylandSession, tmp_path: Path) -> None:
         10,
     )
     assert rec.stop() == 0
-    (start_ms, end_ms), = rows(db, "SELECT start_ms, end_ms FROM afk")
+    ((start_ms, end_ms),) = rows(db, "SELECT start_ms, end_ms FROM afk")
     assert abs(start_ms - typed) <= 600, (start_ms, typed)
     assert abs(end_ms - back) <= 600, (end_ms, back)
 
@@ -146,7 +146,7 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
     names = ws.runtime / "names.log"
     script = (
         f"i=0; while :; do i=$((i+1)); printf '\\033]2;t%d\\007' $i; "
-        f"echo \"$(date +%s%3N) t$i\" >> {names}; sleep 0.3; done"
+        f'echo "$(date +%s%3N) t$i" >> {names}; sleep 0.3; done'
     )
     ws._spawn(["foot", "--app-id=AppBusy", "--title=t0", "sh", "-c", script],
               "foot-busy.log", ws.client_env)  # fmt: skip

@@ -85,7 +85,7 @@ class WaylandSession:
             "output HEADLESS-1 resolution 1280x800\n"
             "focus_on_window_activation none\n"
             # New windows must not take the focus from the one the script focused.
-            "no_focus [title=\".*\"]\n"
+            'no_focus [title=".*"]\n'
         )
         self.client_env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",

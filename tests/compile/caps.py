@@ -14,21 +14,42 @@ def at(seconds: float) -> int:
     return T0 + int(seconds * 1000)
 
 
-def snap(rid: int, t: float, app: str, url: str | None = None, title: str = "", *,
-         device: str = "", dur: float | None = None) -> Snapshot:
-    return Snapshot(rid, at(t), app, title or f"{app} {rid}", url, device,
-                    None if dur is None else int(dur * 1000))
+def snap(
+    rid: int,
+    t: float,
+    app: str,
+    url: str | None = None,
+    title: str = "",
+    *,
+    device: str = "",
+    dur: float | None = None,
+) -> Snapshot:
+    return Snapshot(
+        rid,
+        at(t),
+        app,
+        title or f"{app} {rid}",
+        url,
+        device,
+        None if dur is None else int(dur * 1000),
+    )
 
 
-def ev(eid: int, t: float, kind: str = "key", app: str | None = None,
-       device: str | None = None) -> InputEvent:
+def ev(
+    eid: int, t: float, kind: str = "key", app: str | None = None, device: str | None = None
+) -> InputEvent:
     return InputEvent(eid, at(t), kind, app, device)
 
 
-def cap(snaps: list[Snapshot], events: list[InputEvent] | None = None,
-        afk: list[Span] | None = None, **flags: bool) -> Capture:
-    return Capture("test", list(snaps), list(events or []), list(afk or []), [],
-                   has_input=True, **flags)
+def cap(
+    snaps: list[Snapshot],
+    events: list[InputEvent] | None = None,
+    afk: list[Span] | None = None,
+    **flags: bool,
+) -> Capture:
+    return Capture(
+        "test", list(snaps), list(events or []), list(afk or []), [], has_input=True, **flags
+    )
 
 
 def compile_(c: Capture, window: Window = DAY, **opts: int) -> dict:  # type: ignore[type-arg]

@@ -59,8 +59,12 @@ def test_two_monitors_app_breaks_the_tie() -> None:
 
 
 def test_event_device_limits_the_search() -> None:
-    rows = [snap(1, 0, "Code", device="left"), snap(2, 60, "Code", device="left"),
-            snap(3, 0, "Code", device="right"), snap(4, 60, "Code", device="right")]
+    rows = [
+        snap(1, 0, "Code", device="left"),
+        snap(2, 60, "Code", device="left"),
+        snap(3, 0, "Code", device="right"),
+        snap(4, 60, "Code", device="right"),
+    ]
     doc = compile_(cap(rows, [ev(1, 10, "key", "Code", device="right")]))
     right = next(f for f in doc["frames"] if f["device"] == "right")
     assert right["input"]["keys"] == 1
@@ -85,5 +89,8 @@ def test_stale_event_is_moved_to_its_app_within_two_seconds_and_disclosed() -> N
     assert code["input"]["clicks"] == 0
     assert doc["coverage"]["unattributed_input"]["evidence"] == "2"
     assert doc["coverage"]["reattributed"] == {
-        "events": 1, "keys": 0, "clicks": 1, "left_unattributed": 1
+        "events": 1,
+        "keys": 0,
+        "clicks": 1,
+        "left_unattributed": 1,
     }

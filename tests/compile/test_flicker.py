@@ -61,8 +61,12 @@ def test_interruption_keeps_its_own_input() -> None:
 
 def test_site_change_is_a_key_change() -> None:
     gh, hn = "https://github.com/x", "https://news.ycombinator.com/"
-    rows = [snap(1, 0, "Chrome", gh), snap(2, 60, "Chrome", hn), snap(3, 65, "Chrome", gh),
-            snap(4, 125, "Chrome", gh)]
+    rows = [
+        snap(1, 0, "Chrome", gh),
+        snap(2, 60, "Chrome", hn),
+        snap(3, 65, "Chrome", gh),
+        snap(4, 125, "Chrome", gh),
+    ]
     doc = compile_(cap(rows))
     assert len(doc["frames"]) == 1
     assert doc["frames"][0]["site"] == "github.com"

@@ -32,8 +32,11 @@ def test_an_id_keyed_reference_carries_the_title_that_named_it() -> None:
     assert "label" not in file_ref
     # Frames' pages carry it too, before the count.
     first = doc["frames"][0]
-    assert first["pages"][0] == {"kind": "doc", "entity": "1Bctq8S86erXi0o5",
-                                 "label": "Design doc - Google Docs"}
+    assert first["pages"][0] == {
+        "kind": "doc",
+        "entity": "1Bctq8S86erXi0o5",
+        "label": "Design doc - Google Docs",
+    }
 
 
 def test_no_label_when_the_title_is_only_the_id_or_an_address() -> None:

@@ -35,18 +35,29 @@ def test_seconds_are_apportioned_so_sums_are_exact() -> None:
     code = next(e for e in doc["ledger"] if e["app"] == "Code")
     assert code["active_s"] == 1
     assert sum(f["active_s"] for f in doc["frames"] if f["app"] == "Code") == 1
-    total = sum(f["active_s"] + sum(i["active_s"] for i in f["interruptions"])
-                for f in doc["frames"])
+    total = sum(
+        f["active_s"] + sum(i["active_s"] for i in f["interruptions"]) for f in doc["frames"]
+    )
     assert total == doc["coverage"]["active_s"] == sum(e["active_s"] for e in doc["ledger"])
 
 
 def test_ledger_is_sorted_by_time_then_app_then_site() -> None:
-    rows = [snap(1, 0, "b"), snap(2, 30, "a"), snap(3, 60, "c"),
-            snap(4, 120, "a", "https://z.org"), snap(5, 150, "a", "https://y.org"),
-            snap(6, 180, "a")]
+    rows = [
+        snap(1, 0, "b"),
+        snap(2, 30, "a"),
+        snap(3, 60, "c"),
+        snap(4, 120, "a", "https://z.org"),
+        snap(5, 150, "a", "https://y.org"),
+        snap(6, 180, "a"),
+    ]
     doc = compile_(cap(rows))
     assert [(e["app"], e.get("site")) for e in doc["ledger"]] == [
-        ("c", None), ("a", None), ("a", "y.org"), ("a", "z.org"), ("b", None)]
+        ("c", None),
+        ("a", None),
+        ("a", "y.org"),
+        ("a", "z.org"),
+        ("b", None),
+    ]
 
 
 def test_filter_hides_frames_but_never_changes_the_ledger() -> None:
@@ -76,8 +87,16 @@ def one_stream(draw: st.DrawFn) -> list[Snapshot]:
     n = draw(st.integers(min_value=1, max_value=50))
     out, t = [], 0
     for rid in range(1, n + 1):
-        out.append(Snapshot(rid, at(0) + t, draw(st.sampled_from(APPS)),
-                            f"t{draw(st.integers(0, 2))}", draw(st.sampled_from(URLS)), ""))
+        out.append(
+            Snapshot(
+                rid,
+                at(0) + t,
+                draw(st.sampled_from(APPS)),
+                f"t{draw(st.integers(0, 2))}",
+                draw(st.sampled_from(URLS)),
+                "",
+            )
+        )
         # Odd milliseconds, flickers, capped dwell and session gaps.
         t += draw(st.one_of(st.integers(1, 2_999), st.integers(3_000, 400_000)))
     return out

@@ -71,8 +71,15 @@ def _pieces(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
 @settings(max_examples=150, deadline=None)
 @given(captures(), st.randoms(use_true_random=False))
 def test_same_bytes_for_any_order_of_rows_and_events(c: Capture, rnd: random.Random) -> None:
-    shuffled = Capture(c.kind, list(c.snapshots), list(c.events), list(c.afk), [],
-                       has_input=c.has_input, has_afk=c.has_afk)
+    shuffled = Capture(
+        c.kind,
+        list(c.snapshots),
+        list(c.events),
+        list(c.afk),
+        [],
+        has_input=c.has_input,
+        has_afk=c.has_afk,
+    )
     rnd.shuffle(shuffled.snapshots)
     rnd.shuffle(shuffled.events)
     rnd.shuffle(shuffled.afk)
@@ -110,8 +117,13 @@ def test_every_input_event_counted_exactly_once(c: Capture) -> None:
         totals[k] += un[k]
     assert sorted(seen) == sorted(e.event_id for e in in_window)
     assert doc["coverage"]["input_events"] == len(in_window)
-    names = {"key": "keys", "click": "clicks", "scroll": "scrolls", "copy": "copies",
-             "paste": "pastes"}
+    names = {
+        "key": "keys",
+        "click": "clicks",
+        "scroll": "scrolls",
+        "copy": "copies",
+        "paste": "pastes",
+    }
     expected = {k: 0 for k in totals}
     for e in in_window:
         expected[names[e.kind]] += e.count

@@ -9,8 +9,13 @@ from actframes.compile.ranges import compact, expand
 
 @pytest.mark.parametrize(
     ("ids", "text"),
-    [([], ""), ([5], "5"), ([1, 2, 3], "1-3"), ([101, 102, 140, 145, 141], "101-102,140-141,145"),
-     ([3, 1, 2, 2], "1-3")],
+    [
+        ([], ""),
+        ([5], "5"),
+        ([1, 2, 3], "1-3"),
+        ([101, 102, 140, 145, 141], "101-102,140-141,145"),
+        ([3, 1, 2, 2], "1-3"),
+    ],
 )
 def test_compact(ids: list[int], text: str) -> None:
     assert compact(ids) == text

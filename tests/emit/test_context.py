@@ -170,8 +170,16 @@ def test_an_app_on_several_sites_gets_a_total_line() -> None:
     assert len(chrome) == 3
     # Code has one ledger line: no total for it.
     assert parsed["app_totals"] == [
-        {"app": "Google Chrome", "active_s": parse_dur(fmt_dur(sum(e["active_s"] for e in chrome))),
-         "keys": 1, "clicks": 1, "scrolls": 0, "copies": 0, "pastes": 0, "lines": 3}
+        {
+            "app": "Google Chrome",
+            "active_s": parse_dur(fmt_dur(sum(e["active_s"] for e in chrome))),
+            "keys": 1,
+            "clicks": 1,
+            "scrolls": 0,
+            "copies": 0,
+            "pastes": 0,
+            "lines": 3,
+        }
     ]
     assert "app totals =" in block.split("\n")[2]  # the legend explains it
 
@@ -225,8 +233,10 @@ def test_a_budget_below_the_smallest_block_says_so_with_its_size() -> None:
 
 def test_viewed_labels_are_quoted_and_parse_back() -> None:
     doc_url = "https://docs.google.com/document/d/1Bctq8S86erXi0o5/edit"
-    rows = [snap(1, 0, "Google Chrome", doc_url, 'Design · "doc"; v2 - Google Docs'),
-            snap(2, 30, "Code")]
+    rows = [
+        snap(1, 0, "Google Chrome", doc_url, 'Design · "doc"; v2 - Google Docs'),
+        snap(2, 30, "Code"),
+    ]
     doc = compile_(cap(rows))
     (v,) = parse_context(to_context(doc))["viewed"]
     assert (v["entity"], v["label"]) == ("1Bctq8S86erXi0o5", 'Design · "doc"; v2 - Google Docs')
@@ -234,14 +244,20 @@ def test_viewed_labels_are_quoted_and_parse_back() -> None:
 
 def test_labels_go_before_viewed_lines_when_the_budget_is_tight() -> None:
     rows = [
-        snap(i, 30.0 * i, "Google Chrome", f"https://github.com/psf/requests/pull/{i}",
-             f"A rather long pull request title number {i} to spend tokens on")
+        snap(
+            i,
+            30.0 * i,
+            "Google Chrome",
+            f"https://github.com/psf/requests/pull/{i}",
+            f"A rather long pull request title number {i} to spend tokens on",
+        )
         for i in range(1, 13)
     ]
     rows.append(snap(13, 400, "Code"))
     doc = compile_(cap(rows))
     full = parse_context(to_context(doc, budget=100_000))
     assert len(full["viewed"]) == 12 and all("label" in v for v in full["viewed"])
+
     # A budget that holds all twelve lines bare, but not with their labels.
     def viewed_at(budget: int) -> int:
         return len(parse_context(to_context(doc, budget)).get("viewed", []))

@@ -20,9 +20,9 @@ HOSTS = [
     *sorted(k.replace("*.", "acme.") for k in SITES if ":" not in k),
     "example.com", "bücher.de", "xn--bcher-kva.de", "192.168.0.1", "localhost",
 ]  # fmt: skip
-SEGMENT = st.text(
-    alphabet=st.characters(codec="utf-8"), min_size=1, max_size=12
-).map(lambda s: quote(s, safe="-._~@:"))
+SEGMENT = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=12).map(
+    lambda s: quote(s, safe="-._~@:")
+)
 WORDS = st.sampled_from(
     ["in", "pull", "issues", "watch", "c", "r", "comments", "d", "edit", "wiki", "docs", "p",
      "status", "search", "login", "@me", "channels", "client", "T01", "C01", "1", "42"]
@@ -61,8 +61,12 @@ def test_any_string_gives_a_reference(text: str) -> None:
     port=st.one_of(st.none(), st.integers(1, 65535)),
     path=st.lists(st.one_of(WORDS, SEGMENT), max_size=6),
     trailing=st.booleans(),
-    query=st.lists(st.tuples(st.one_of(DENIED, st.sampled_from(["q", "v", "id", "utm_source"])),
-                             st.text(max_size=8)), max_size=4),
+    query=st.lists(
+        st.tuples(
+            st.one_of(DENIED, st.sampled_from(["q", "v", "id", "utm_source"])), st.text(max_size=8)
+        ),
+        max_size=4,
+    ),
     secret_param=DENIED,
     fragment=st.sampled_from(["", "#access_token=", "#/timeline?token=", "#id_token=", "#x"]),
 )

@@ -133,8 +133,21 @@ def test_captured_credentials_are_never_shown(url: str, shown: str) -> None:
     assert page_ref(url).entity == shown
 
 
-@pytest.mark.parametrize("name", ["token", "access_token", "code", "state", "sig", "password",
-                                  "SAMLResponse", "session_id", "X-Amz-Signature", "api_key"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "token",
+        "access_token",
+        "code",
+        "state",
+        "sig",
+        "password",
+        "SAMLResponse",
+        "session_id",
+        "X-Amz-Signature",
+        "api_key",
+    ],
+)
 def test_denied_params(name: str) -> None:
     assert param_denied(name)
 

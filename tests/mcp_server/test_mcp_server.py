@@ -238,8 +238,10 @@ def test_input_schemas_state_the_limits_and_refuse_other_names(db: Path) -> None
         p = schemas[tool]["properties"][name]
         return next((x for x in p.get("anyOf", []) if x["type"] != "null"), p)
 
-    assert (prop("get_context", "budget_tokens")["minimum"],
-            prop("get_context", "budget_tokens")["maximum"]) == (100, 100_000)
+    assert (
+        prop("get_context", "budget_tokens")["minimum"],
+        prop("get_context", "budget_tokens")["maximum"],
+    ) == (100, 100_000)
     assert prop("get_context", "hours")["maximum"] == 744
     for tool in ("get_frame", "search_activity", "get_patterns"):
         assert (prop(tool, "days")["minimum"], prop(tool, "days")["maximum"]) == (1, 31)
@@ -255,8 +257,13 @@ def test_recap_day_takes_day_and_refuses_other_names_without_a_traceback(
     err = tmp_path / "stderr.txt"
     server = StdioServerParameters(
         command="sh",
-        args=["-c", f'exec "$0" -m actframes.cli mcp --db "$1" --tz {TZ} 2>"$2"',
-              sys.executable, str(db), str(err)],
+        args=[
+            "-c",
+            f'exec "$0" -m actframes.cli mcp --db "$1" --tz {TZ} 2>"$2"',
+            sys.executable,
+            str(db),
+            str(err),
+        ],
     )
 
     async def body() -> tuple[Any, list[str], Any]:

@@ -59,9 +59,7 @@ def socket_path(name: str, env: dict[str, str]) -> Path:
         return Path(name)
     runtime = env.get("XDG_RUNTIME_DIR", "")
     if not runtime:
-        raise WaylandError(
-            f"cannot find the Wayland display {name}: XDG_RUNTIME_DIR is not set"
-        )
+        raise WaylandError(f"cannot find the Wayland display {name}: XDG_RUNTIME_DIR is not set")
     return Path(runtime) / name
 
 

@@ -31,6 +31,7 @@ class Rules(FrozenRecord):
         init(self, "session_gap_ms", session_gap_ms)
         init(self, "flicker_ms", flicker_ms)
 
+
 # coverage.unattributed_input.evidence lists at most this many ranges; past it, the word
 # BY_QUERY stands there and the ids are found by query (SPEC.md §3, verify.unattributed_ids).
 UNATTRIBUTED_MAX_RUNS = 1_000

@@ -143,7 +143,7 @@ def site_key(host: str) -> tuple[str | None, str]:
         inner = f"{sub}.{key}"
         if key.startswith("*."):
             return key, sub
-        return (site_key(inner) if inner in table and inner != host else (None, ""))
+        return site_key(inner) if inner in table and inner != host else (None, "")
     return None, ""
 
 

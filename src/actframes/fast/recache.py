@@ -152,9 +152,7 @@ def _path() -> str | None:
             return None
         root = os.path.expanduser(env)
     else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-            os.path.expanduser("~"), ".cache"
-        )
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         root = os.path.join(base, "actframes")
     engine = _engine()
     if engine is None:
