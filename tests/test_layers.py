@@ -355,7 +355,7 @@ def test_import_edges_resolve_relative_and_nested_imports(tmp_path: Path) -> Non
         ("actframes.compile.pipeline", "compile"),
         ("actframes.fast.lazyre", "foundation"),
         ("actframes.entities.url_rules", "rules"),
-        ("actframes.mcp.config", "edge"),
+        ("actframes.mcp.client_config", "edge"),
         ("actframes", "foundation"),
         ("actframes.no_such_module", None),
     ],

@@ -8,7 +8,7 @@ import pytest
 
 from actframes.compile.page_refs import page_ref as compile_page_ref
 from actframes.entities import KINDS, page_ref, site_key
-from actframes.entities.engine import (
+from actframes.entities.matcher import (
     BUILTIN_FIELDS,
     compile_rule,
     looks_secret,

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.entities import engine, pages, surfaces, title_rules, url_parse
+from actframes.entities import matcher, pages, surfaces, title_rules, url_parse
 from actframes.fast import recache
 from actframes.fast.lazyre import LazyRe
 
@@ -191,7 +191,7 @@ def rule_patterns() -> list[tuple[str, int]]:
     """Every lazily compiled pattern of the rule tables: the ones recache serves."""
     found = {
         (v.pattern, v.flags)
-        for mod in (engine, pages, surfaces, title_rules, url_parse)
+        for mod in (matcher, pages, surfaces, title_rules, url_parse)
         for v in vars(mod).values()
         if isinstance(v, LazyRe)
     }

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from actframes.mcp.config import KINDS, render
+from actframes.mcp.client_config import KINDS, render
 
 from ..builders import cli_env, run_cli
 

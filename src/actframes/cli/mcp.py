@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..mcp.config import KINDS
+from ..mcp.client_config import KINDS
 from .common import HELP, default_db, machine_zone, now_ms, store_options, write_out
 
 
@@ -83,7 +83,7 @@ def _print_config(
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
 ) -> None:
-    from ..mcp.config import note, render
+    from ..mcp.client_config import note, render
 
     store = Path(os.path.abspath((db or default_db()).expanduser()))
     args = [*_server_command(), "mcp", "--db", str(store)]

@@ -8,7 +8,7 @@
 - ``clean_title(app, title) -> str``: the title without the browser's own suffix.
 
 Every rule is a line in a table (``url_rules.py``, ``title_rules.py``) run by a small
-matcher (``engine.py``); kinds are documented in ``kinds.py`` and docs/entities.md.
+matcher (``matcher.py``); kinds are documented in ``kinds.py`` and docs/entities.md.
 Results are memoised: the compiler asks about the same few hundred URLs thousands of times.
 """
 
@@ -37,13 +37,13 @@ def rules_digest() -> str:
     """A digest of every rule table: it changes whenever any rule does, so a cache of
     compiled documents can key on it (page references depend on the rules)."""
     from ..fast.fasthash import sha256
-    from . import engine, pages, title_rules, url_rules
+    from . import matcher, pages, title_rules, url_rules
 
     parts = (
         url_rules.SITES, url_rules.EXTRA_SITES, url_rules.HOST_ALIASES, url_rules.GENERIC,
         title_rules.BROWSER_SUFFIXES, title_rules.APP_FAMILIES, title_rules.TITLE_RULES,
         title_rules.KIND_WORDS, title_rules.CHAT_VIEWS, title_rules.NOT_FILES.pattern,
-        title_rules.FAMILY_PREFIXES, sorted(engine.DENY_PARAMS), engine.DENY_PARAM_PARTS,
+        title_rules.FAMILY_PREFIXES, sorted(matcher.DENY_PARAMS), matcher.DENY_PARAM_PARTS,
         pages._AUTH_START.pattern, pages._AMP.pattern,
     )  # fmt: skip
     return sha256(repr(parts).encode("utf-8")).hexdigest()[:16]

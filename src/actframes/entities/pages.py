@@ -1,7 +1,7 @@
 """Page references from URLs: ``page_ref(url) -> PageRef(site, kind, entity)``
 (``pull_request psf/requests#6712``, ``profile jane-doe``, ``search "cto berlin"``).
 Total: any string yields a reference and nothing raises; an unknown site gives ``page``
-with its host. The rules are the site table of ``url_rules.py``, run by ``engine.py``;
+with its host. The rules are the site table of ``url_rules.py``, run by ``matcher.py``;
 results are memoised: the compiler asks about the same few hundred URLs thousands of times.
 """
 
@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..fast import recache
 from ..fast.lazyre import LazyRe
-from .engine import CompiledRule, compile_rules, environment
+from .matcher import CompiledRule, compile_rules, environment
 from .url_parse import URLParts, parse_url
 
 PAGE = "page"

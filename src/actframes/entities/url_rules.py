@@ -1,6 +1,6 @@
 """The site rule table: host → rules, each rule ``(path pattern, kind, template[, params])``.
 
-How to read and write a rule is in ``engine.py`` and docs/entities.md. In short: the
+How to read and write a rule is in ``matcher.py`` and docs/entities.md. In short: the
 pattern must match the whole normalised path (``/`` for the root); the first rule of a
 site that matches and renders wins; the template shows only named groups, the query
 parameters listed in the rule, and ``{host}``/``{sub}``/``{hostport}``/``{path}``/``{route}``.
@@ -18,7 +18,7 @@ URL it is for, and tests/entities/url_cases.py holds an example of each.
 
 from __future__ import annotations
 
-from .engine import Rule
+from .matcher import Rule
 
 Rules = tuple[Rule, ...]
 

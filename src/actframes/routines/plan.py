@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..compile.ranges import compact
 from ..compile.site import is_id_segment
-from ..entities.engine import looks_secret, param_denied
+from ..entities.matcher import looks_secret, param_denied
 from .mine import Corpus, Mined
 from .step_tokens import RStep
 
