@@ -73,11 +73,18 @@ def event_sql(s: Schema) -> tuple[str, str, str]:
 
 
 def _estimated_sql(s: Schema) -> str:
+    """Per group, how many rows' characters are estimates: read for text groups only
+    (``is_text``), so no row is tested for its type here."""
     c = s.ecols
     if "text_length" not in c:
         return "0"
     stored = "text_content IS NULL AND " if "text_content" in c else ""
-    return f"sum(event_type = 'text' COLLATE NOCASE AND {stored}text_length IS NOT NULL)"
+    return f"sum({stored}text_length IS NOT NULL)"
+
+
+def is_text(key: object) -> bool:
+    """Whether a group's type key is ``text`` (as SQL's NOCASE compares: ASCII only)."""
+    return isinstance(key, str) and key.isascii() and key.lower() == "text"
 
 
 def events_query(s: Schema, span: Span) -> str:
@@ -87,12 +94,13 @@ def events_query(s: Schema, span: Span) -> str:
     key, chars, where = event_sql(s)
     # Each instant is computed once, and no row is sorted in SQL: group_concat skips
     # the NULL instants of rows SQLite could not parse (the counts then differ), and
-    # columns_from_groups puts each column in (time, id) order.
+    # columns_from_groups puts each column in (time, id) order. Every row's characters
+    # are joined, though only text groups use them (read_events): a test of each row's
+    # type would cost more than the digits of the others.
     integer_ids = "1" if s.event_ids_ok else "min(typeof(id) = 'integer')"
     return (
         f"SELECT {integer_ids}, count(*), {key} AS k, {app} AS a, NULL,"
-        f" group_concat(id), group_concat({span.ms}),"
-        f" group_concat(CASE WHEN event_type = 'text' COLLATE NOCASE THEN {chars} END),"
+        f" group_concat(id), group_concat({span.ms}), group_concat({chars}),"
         f" {_estimated_sql(s)} FROM {span.rows('ui_events', s.events_indexed)}{where} GROUP BY k, a"
     )
 
@@ -103,13 +111,13 @@ def read_events(
     """In bulk when every row is clean; row by row when some row needs a report.
     ``groups``: the rows of events_query."""
     _, _, where = event_sql(s)
-    if any(g[8] for g in groups):
+    if any(g[8] and is_text(g[2]) for g in groups):
         cap.notes.append(ESTIMATE_NOTE)
     odd = fetch(conn, odd_rows_sql("ui_events", "id", where, s.events_indexed), ())
     if not odd and all(g[0] == 1 for g in groups):
         try:
             cap.event_columns = columns_from_groups(
-                (g[2:8] for g in groups),
+                ((*g[2:7], g[7] if is_text(g[2]) else None) for g in groups),
                 kind_of,
                 sizes=[g[1] for g in groups],
                 exact_text=True,  # integer ids (checked above) and instants
