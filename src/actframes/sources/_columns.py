@@ -52,9 +52,13 @@ def columns_from_groups(
             ts = list(map(int, str(ts_text).split(",")))
         if sizes is not None and not len(ids) == len(ts) == sizes[g]:
             raise UnplacedRows()
-        counts = list(map(int, str(counts_text).split(","))) if counts_text else None
-        if counts is not None and counts.count(1) == len(counts):  # all ones, counted in C
-            counts = None
+        counts = None
+        # All ones (the usual text group: one character per row) is told by comparing
+        # the text, without making a number of each.
+        if counts_text and counts_text != "1," * (len(ids) - 1) + "1":
+            counts = list(map(int, str(counts_text).split(",")))
+            if counts.count(1) == len(counts):  # all ones, counted in C
+                counts = None
         total += len(ids)
         key = (kind, clean_name(app_raw) or None, dev_raw or None)
         merged.setdefault(key, []).append((ids, ts, counts, (str(ids_text), str(ts_text))))
