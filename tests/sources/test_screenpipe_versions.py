@@ -198,6 +198,41 @@ def test_typing_estimated_from_bytes_when_text_is_not_stored(tmp_path: Path) -> 
     assert not any("estimated" in b for b in kept["blind_spots"])
 
 
+def _read_day(path: Path) -> Any:
+    src = ScreenpipeSource(path)
+    try:
+        win = day_window(DAY, "UTC")
+        return src.read(win.start_ms, win.end_ms)
+    finally:
+        src.close()
+
+
+def test_only_typing_rows_are_estimated_from_their_length(tmp_path: Path) -> None:
+    """A text_length without stored text is an estimate only on a typing row (its type
+    compared as SQL's NOCASE does, ASCII only); a clipboard or key row carrying one
+    counts once and adds no note."""
+    store = Store(tmp_path / "db.sqlite", NEWEST)
+    store.capture_event(T0, "monitor_1", "Code", "a.py", None, "app_switch")
+    store.event(T0 + 100, "text", text_content="hello", app_name="Code")
+    store.event(T0 + 200, "clipboard", modifiers=ord("c"), text_length=40, app_name="Code")
+    store.event(T0 + 300, "key", key_code=36, text_length=7, app_name="Code")
+    store.close()
+    cap = _read_day(store.path)
+    counts: dict[str, int] = defaultdict(int)
+    for e in cap.all_events():
+        counts[e.kind] += e.count
+    assert dict(counts) == {KEY: 5 + 1, COPY: 1}
+    assert not any("estimated" in n for n in cap.notes)
+
+    later = Store(tmp_path / "later.sqlite", NEWEST)
+    later.capture_event(T0, "monitor_1", "Code", "a.py", None, "app_switch")
+    later.event(T0 + 100, "Text", text_length=3, app_name="Code")
+    later.close()
+    cap = _read_day(later.path)
+    assert [e.count for e in cap.all_events()] == [3]
+    assert any("estimated" in n for n in cap.notes)
+
+
 def test_counts_follow_the_rows_screenpipe_writes(tmp_path: Path) -> None:
     """One click = one click (its look-up row is not a second one); pastes are pastes,
     copies and cuts copies; a typing burst counts its characters."""
