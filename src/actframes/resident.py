@@ -194,6 +194,11 @@ def _identity(token: Hashable) -> Hashable:
 
 
 def _fingerprint(source: Source, window: Window) -> str | None:
+    # Only fingerprints from change counters: one hashed from the rows (screenpipe-style)
+    # costs a good part of a read, and after a change token moved, today (the window
+    # asked most) has changed.
+    if getattr(source, "fingerprint_reads_rows", False):
+        return None
     method = getattr(source, "fingerprint", None)
     found = method(window.start_ms, window.end_ms) if callable(method) else None
     return found if isinstance(found, str) else None

@@ -24,6 +24,7 @@ from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
 from .base import READ_MARGIN_MS, Source, connect_ro, fetch
+from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_frames import frames_grouped, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
@@ -41,6 +42,10 @@ __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "
 
 class ScreenpipeSource(Source):
     kind = "screenpipe"
+    # The fingerprint reads (and hashes) the window's raw rows: cheaper than parsing them,
+    # not free. A resident process, which knows from its change token that something
+    # changed, reads and digests instead (resident.py).
+    fingerprint_reads_rows = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -50,6 +55,7 @@ class ScreenpipeSource(Source):
         self._conn.execute("PRAGMA temp_store = MEMORY")
         self._schema = detect(self._conn, path)
         self._events_conn: sqlite3.Connection | None = None  # opened on the first read
+        self._rows_fingerprint: RowsFingerprint | None = None
 
     def close(self) -> None:
         self._conn.close()
@@ -62,6 +68,18 @@ class ScreenpipeSource(Source):
             self._events_conn = connect_ro(self.path, check_same_thread=False)
             self._events_conn.execute("PRAGMA temp_store = MEMORY")
         return self._events_conn
+
+    def fingerprint(self, start_ms: int, end_ms: int) -> str | None:
+        """What identifies every value a read of the window would parse: a hash of its
+        raw rows, joined in SQLite (``screenpipe_fingerprint``). None if it cannot be
+        made (the read then reports why)."""
+        span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+        if self._rows_fingerprint is None:
+            self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
+        try:
+            return self._rows_fingerprint.window(span)
+        except sqlite3.DatabaseError:
+            return None
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         a, b = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS

@@ -1,0 +1,233 @@
+"""A window's fingerprint in a screenpipe-style store, from its raw rows (SPEC.md §3a).
+
+screenpipe's tables keep no change counters, so "has this window changed?" is answered by
+the rows themselves, before Python parses any: SQLite writes, for each index range of the
+read (``screenpipe_time.text_ranges``) and for the rows no date holds, every column the
+reader uses of every row it may read as one text, and only that text is hashed here. The
+rows, per table:
+
+- ``frames``: id, timestamp, app, title, URL, focus;
+- ``ocr_text`` rows of those frames whose stored app may clean to nothing (the only
+  frames whose app the reader takes from ``ocr_text``): frame, app, window, focus;
+- ``ui_events`` of every type (a row whose type changes to a counted one is in the
+  text): id, timestamp, type, modifiers, the length of the stored text (the only thing
+  read of it: typed text is never hashed), text_length, click_count, app.
+
+Each row is written by ``json_array`` — NULL, an integer, text in quotes with its quotes
+and controls escaped — so a row's values are told apart from any other's, and so are
+their types ('1' and 1 differ). JSON cannot hold a blob and writes a real to 15 digits
+only: a range where SQLite refuses (a blob) or whose text may hold a real is written
+again by ``quote()``, which is exact for both (a real to its last bit, a blob in hex).
+
+The ranges cover the read's and more (whole hours at the edges, where the read keeps
+rows by their instant): a change beside the window can only cost a reading, never serve
+a changed window. The tables' definitions (``sqlite_master``) and what the reader
+detected of them go in too. A range's text is hashed once per state of the store (its
+``PRAGMA data_version``): the windows of a history share their days.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ..fast.fasthash import sha256
+from .base import fetch
+from .screenpipe_schema import Schema
+from .screenpipe_time import Span, in_ranges, odd_rows_sql
+
+# Bumped whenever the reader starts to read another column, so that older fingerprints
+# (kept in document caches) never match.
+FINGERPRINT_VERSION = "sp-rows-1"
+
+# A stored app the reader never replaces from ocr_text: text with a letter or digit and
+# no escape character (clean_name only strips invisible characters, folds controls to
+# spaces, trims, and removes ANSI sequences, which start with ESC or CSI). Every other
+# value (NULL, a number, a blob, text that may clean to nothing) counts its OCR rows.
+_KEEPS_OWN_APP = (
+    "(typeof(app_name) = 'text' AND app_name GLOB '*[A-Za-z0-9]*'"
+    " AND instr(app_name, char(27)) = 0 AND instr(app_name, char(155)) = 0)"
+)
+
+
+def _cols(wanted: tuple[str, ...], present: frozenset[str]) -> list[str]:
+    return [c if c in present else "NULL" for c in wanted]
+
+
+class RowsFingerprint:
+    """Fingerprints of windows of one store, over one connection that only reads."""
+
+    def __init__(self, conn: sqlite3.Connection, s: Schema) -> None:
+        self._conn, self._s = conn, s
+        self._memo: dict[tuple[str, str], str] = {}
+        self._version: int | None = None
+        self._frame_cols = [
+            "id",
+            "timestamp",
+            *_cols(("app_name", "window_name", "browser_url", "focused"), s.fcols),
+        ]
+        self._event_cols = [
+            "id",
+            "timestamp",
+            *[
+                ("length(text_content)" if c == "text_content" else c) if c in s.ecols else "NULL"
+                for c in (
+                    "event_type",
+                    "modifiers",
+                    "text_content",
+                    "text_length",
+                    "click_count",
+                    "app_name",
+                )
+            ],
+        ]
+        self._ocr_cols = ["frame_id", "app_name", *_cols(("window_name", "focused"), s.ocols)]
+        always = {"timestamp", "length(text_content)", "NULL"}
+        self._never_real = {
+            "frames": always | _text_affinity(conn, "frames") | _key(s.frame_ids_ok),
+            "events": always | _text_affinity(conn, "ui_events") | _key(s.event_ids_ok),
+        }
+        # Frames that may take their app from ocr_text (every frame without an app column).
+        self._pending = f"NOT {_KEEPS_OWN_APP}" if "app_name" in s.fcols else "1"
+
+    def window(self, span: Span) -> str | None:
+        """The fingerprint of a read of ``span``; None when the store changed meanwhile."""
+        version = self._data_version()
+        if version != self._version:
+            self._memo.clear()
+            self._version = version
+        s = self._s
+        h = sha256(FINGERPRINT_VERSION.encode())
+        h.update(self._part(("schema", ""), self._schema_text).encode())
+        if s.frames_indexed and (s.events_indexed or not s.ecols):
+            for lo, hi in span.ranges:  # one index search each, shared between windows
+                h.update(self._part((lo, hi), partial(self._rows_text, [(lo, hi)])).encode())
+        else:  # one scan for all of them (in_ranges)
+            h.update(self._rows_text(span.ranges).encode())
+        h.update(self._part(("odd", ""), self._odd_text).encode())
+        if self._data_version() != version:
+            return None
+        return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
+
+    # ------------------------------------------------------------------ internals
+
+    def _data_version(self) -> int:
+        return int(fetch(self._conn, "PRAGMA data_version", ())[0][0])
+
+    def _part(self, key: tuple[str, str], make: Callable[[], str]) -> str:
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = _sha256(make().encode("utf-8", "surrogatepass")).hexdigest()
+        return got
+
+    def _schema_text(self) -> str:
+        tables = fetch(
+            self._conn,
+            "SELECT group_concat(quote(type) || quote(name) || quote(tbl_name) || quote(sql),"
+            " ';') FROM (SELECT * FROM sqlite_master ORDER BY type, name)",
+            (),
+        )[0][0]
+        # Sorted: a frozenset's order changes from one process to the next.
+        detected = [
+            sorted(v) if isinstance(v, frozenset) else v
+            for v in (getattr(self._s, k) for k in Schema.__slots__)
+        ]
+        return f"{tables}|{detected!r}"
+
+    def _rows_text(self, ranges: list[tuple[str, str]]) -> str:
+        s = self._s
+        frames = in_ranges("frames", ranges, s.frames_indexed)
+        texts = [self._joined("frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")]
+        if s.ocols:
+            texts.append(self._ocr(f"SELECT frames.id FROM {frames} AND {self._pending}"))
+        if s.ecols:
+            events = in_ranges("ui_events", ranges, s.events_indexed)
+            texts.append(
+                self._joined("events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
+            )
+        return "\n".join(texts)
+
+    def _odd_text(self) -> str:
+        """The rows no date holds (odd_rows_sql), read for every window."""
+        s = self._s
+        texts = [
+            self._joined(
+                "frames-odd",
+                self._frame_cols,
+                lambda r: odd_rows_sql("frames", r, "", s.frames_indexed),
+            )
+        ]
+        if s.ocols:
+            pending = f" AND {self._pending}"
+            texts.append(self._ocr(odd_rows_sql("frames", "id", pending, s.frames_indexed)))
+        if s.ecols:
+            texts.append(
+                self._joined(
+                    "events-odd",
+                    self._event_cols,
+                    lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
+                )
+            )
+        return "\n".join(texts)
+
+    def _ocr(self, frame_ids_sql: str) -> str:
+        where = f"FROM ocr_text WHERE frame_id IN ({frame_ids_sql})"
+        return self._joined("ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
+
+    def _joined(self, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> str:
+        """The rows' values, one JSON array each (or quote()d, see the module docstring),
+        with how many rows and which writing. ``rows_sql``: the query of one column
+        (the expression given) per row."""
+        # A real is only possible in a column whose affinity is not TEXT (SQLite stores
+        # numbers there as text), and never in a timestamp of a range (numbers never
+        # compare between text bounds) or in length(): sum() of the others is a real
+        # when any value is not an integer (then, or on overflow, quote() writes them).
+        checks = [c for c in cols if c not in self._never_real.get(label, set())]
+        q = (
+            f"SELECT count(*), group_concat(r, ';'),"
+            f" {', '.join(f'typeof(sum({c}))' for c in checks) or 'NULL'}"
+            f" FROM ({rows_sql(_json_row(cols) + ', ' + ', '.join(checks or ['NULL']))})"
+        )
+        exact = label.endswith("-odd") or label == "ocr"
+        if not exact:
+            try:
+                n, text, *types = fetch(self._conn, q, ())[0]
+                exact = "real" in types
+            except sqlite3.OperationalError:  # a blob (JSON cannot hold it), an overflow
+                exact = True
+        if exact:
+            q = f"SELECT count(*), group_concat(r, ';') FROM ({rows_sql(_quoted_row(cols))})"
+            n, text = fetch(self._conn, q, ())[0]
+            label += ":quote"
+        return f"{label}:{n}:{text if isinstance(text, str) else ''}"
+
+
+def _key(ids_ok: bool) -> set[str]:
+    return {"id"} if ids_ok else set()  # the table's key: integers only
+
+
+def _text_affinity(conn: sqlite3.Connection, table: str) -> set[str]:
+    """Columns of ``table`` that hold text, blobs and NULL only (declared type with CHAR,
+    CLOB or TEXT and without INT: SQLite's affinity rules)."""
+    found = set()
+    for row in fetch(conn, f"PRAGMA table_info({table})", ()):
+        declared = str(row[2] or "").upper()
+        if "INT" not in declared and any(k in declared for k in ("CHAR", "CLOB", "TEXT")):
+            found.add(str(row[1]))
+    return found
+
+
+def _sha256(data: bytes) -> Any:
+    import hashlib  # OpenSSL's, several times the built-in one's speed on long texts
+
+    return hashlib.sha256(data)
+
+
+def _json_row(cols: list[str]) -> str:
+    return f"json_array({', '.join(cols)}) AS r"
+
+
+def _quoted_row(cols: list[str]) -> str:
+    return " || ',' || ".join(f"quote({c})" for c in cols) + " AS r"
