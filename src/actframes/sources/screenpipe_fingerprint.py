@@ -36,7 +36,7 @@ from typing import Any
 from ..fast.fasthash import sha256
 from .base import fetch
 from .screenpipe_schema import Schema
-from .screenpipe_time import Span, in_ranges, odd_rows_sql
+from .screenpipe_time import Span, after_prefix, in_ranges, odd_rows_sql
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
 # (kept in document caches) never match.
@@ -61,7 +61,7 @@ class RowsFingerprint:
 
     def __init__(self, conn: sqlite3.Connection, s: Schema) -> None:
         self._conn, self._s = conn, s
-        self._memo: dict[tuple[str, str], str] = {}
+        self._memo: dict[tuple[str, str], bytes] = {}
         self._version: int | None = None
         self._frame_cols = [
             "id",
@@ -100,13 +100,20 @@ class RowsFingerprint:
             self._version = version
         s = self._s
         h = sha256(FINGERPRINT_VERSION.encode())
-        h.update(self._part(("schema", ""), self._schema_text).encode())
+        h.update(self._part(("schema", ""), self._schema_text))
         if s.frames_indexed and (s.events_indexed or not s.ecols):
-            for lo, hi in span.ranges:  # one index search each, shared between windows
-                h.update(self._part((lo, hi), partial(self._rows_text, [(lo, hi)])).encode())
+            # Whole dates one index search each, shared between windows (a history's
+            # days); the few hours at the edges, one query for all.
+            edges = []
+            for lo, hi in span.ranges:
+                if len(lo) == 10 and hi == after_prefix(lo):
+                    h.update(self._part((lo, hi), partial(self._rows_text, [(lo, hi)])))
+                else:
+                    edges.append((lo, hi))
+            h.update(_sha256(self._rows_text(edges)).digest())
         else:  # one scan for all of them (in_ranges)
-            h.update(self._rows_text(span.ranges).encode())
-        h.update(self._part(("odd", ""), self._odd_text).encode())
+            h.update(self._rows_text(span.ranges))
+        h.update(self._part(("odd", ""), self._odd_text))
         if self._data_version() != version:
             return None
         return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
@@ -116,13 +123,13 @@ class RowsFingerprint:
     def _data_version(self) -> int:
         return int(fetch(self._conn, "PRAGMA data_version", ())[0][0])
 
-    def _part(self, key: tuple[str, str], make: Callable[[], str]) -> str:
+    def _part(self, key: tuple[str, str], make: Callable[[], bytes]) -> bytes:
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = _sha256(make().encode("utf-8", "surrogatepass")).hexdigest()
+            got = self._memo[key] = _sha256(make()).digest()
         return got
 
-    def _schema_text(self) -> str:
+    def _schema_text(self) -> bytes:
         tables = fetch(
             self._conn,
             "SELECT group_concat(quote(type) || quote(name) || quote(tbl_name) || quote(sql),"
@@ -134,9 +141,9 @@ class RowsFingerprint:
             sorted(v) if isinstance(v, frozenset) else v
             for v in (getattr(self._s, k) for k in Schema.__slots__)
         ]
-        return f"{tables}|{detected!r}"
+        return f"{tables}|{detected!r}".encode("utf-8", "surrogatepass")
 
-    def _rows_text(self, ranges: list[tuple[str, str]]) -> str:
+    def _rows_text(self, ranges: list[tuple[str, str]]) -> bytes:
         s = self._s
         frames = in_ranges("frames", ranges, s.frames_indexed)
         texts = [self._joined("frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")]
@@ -147,9 +154,9 @@ class RowsFingerprint:
             texts.append(
                 self._joined("events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
             )
-        return "\n".join(texts)
+        return b"\n".join(texts)
 
-    def _odd_text(self) -> str:
+    def _odd_text(self) -> bytes:
         """The rows no date holds (odd_rows_sql), read for every window."""
         s = self._s
         texts = [
@@ -170,13 +177,13 @@ class RowsFingerprint:
                     lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
                 )
             )
-        return "\n".join(texts)
+        return b"\n".join(texts)
 
-    def _ocr(self, frame_ids_sql: str) -> str:
+    def _ocr(self, frame_ids_sql: str) -> bytes:
         where = f"FROM ocr_text WHERE frame_id IN ({frame_ids_sql})"
         return self._joined("ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
 
-    def _joined(self, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> str:
+    def _joined(self, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> bytes:
         """The rows' values, one JSON array each (or quote()d, see the module docstring),
         with how many rows and which writing. ``rows_sql``: the query of one column
         (the expression given) per row."""
@@ -186,7 +193,7 @@ class RowsFingerprint:
         # when any value is not an integer (then, or on overflow, quote() writes them).
         checks = [c for c in cols if c not in self._never_real.get(label, set())]
         q = (
-            f"SELECT count(*), group_concat(r, ';'),"
+            f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB),"
             f" {', '.join(f'typeof(sum({c}))' for c in checks) or 'NULL'}"
             f" FROM ({rows_sql(_json_row(cols) + ', ' + ', '.join(checks or ['NULL']))})"
         )
@@ -198,10 +205,11 @@ class RowsFingerprint:
             except sqlite3.OperationalError:  # a blob (JSON cannot hold it), an overflow
                 exact = True
         if exact:
-            q = f"SELECT count(*), group_concat(r, ';') FROM ({rows_sql(_quoted_row(cols))})"
+            exact_sql = rows_sql(_quoted_row(cols))
+            q = f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM ({exact_sql})"
             n, text = fetch(self._conn, q, ())[0]
             label += ":quote"
-        return f"{label}:{n}:{text if isinstance(text, str) else ''}"
+        return f"{label}:{n}:".encode() + (text if isinstance(text, bytes) else b"")
 
 
 def _key(ids_ok: bool) -> set[str]:

@@ -41,7 +41,7 @@ def _local(ms: int) -> datetime:
     return _EPOCH + timedelta(milliseconds=ms)
 
 
-def _after_prefix(prefix: str) -> str:
+def after_prefix(prefix: str) -> str:
     """The least string above every string that starts with ``prefix``."""
     return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
@@ -64,19 +64,19 @@ def text_ranges(a: int, b: int) -> list[tuple[str, str]]:
         (e0 + " " + h0, e0 + "!"),
         (e0 + "!", e0 + "T"),
         (e0 + "T" + h0, e0 + "U"),
-        (e0 + "U", _after_prefix(e0)),
+        (e0 + "U", after_prefix(e0)),
     ]
     # Each whole date between as its own range: only date-shaped text lies in it.
     day = d0 + timedelta(days=1)
     while day < d1:
-        ranges.append((day.isoformat(), _after_prefix(day.isoformat())))
+        ranges.append((day.isoformat(), after_prefix(day.isoformat())))
         day += timedelta(days=1)
     ranges += [
         (e1, e1 + " "),
         (e1 + " ", e1 + " " + h1),
         (e1 + "!", e1 + "T"),
         (e1 + "T", e1 + "T" + h1),
-        (e1 + "U", _after_prefix(e1)),
+        (e1 + "U", after_prefix(e1)),
     ]
     out = []
     for lo, hi in ranges:
