@@ -1,10 +1,11 @@
 """A cache of compiled documents.
 
 One file per (store, window, zone, options, compiler version), holding the document, the
-digest of the rows it was compiled from and, where the store keeps one, its change
-fingerprint for the window. A store that keeps change counters (the native store, from
-schema 3) answers "has anything in this window changed?" without reading a row: when the
-fingerprint matches, the document is served at once. Otherwise the rows are read and
+digest of the rows it was compiled from and the store's fingerprint for the window. A
+store that keeps change counters (the native store, from schema 3) answers "has anything
+in this window changed?" without reading a row; a screenpipe-style store by a hash of the
+window's raw rows, made in SQLite before anything is parsed. When the fingerprint
+matches, the document is served at once. Otherwise the rows are read and
 digested; when the digest matches, the stored document is served and nothing is
 recompiled. Writes go to a temporary file that replaces the old one atomically,
 so a crash mid-write leaves either the old entry or the new one, never a torn file; an
