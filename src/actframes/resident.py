@@ -135,7 +135,15 @@ class ResidentCache:
             got = read_spliced(source, window, entry.tail)
             if got is not None:
                 cap, tail = got
-                doc = compile_capture(cap, window, options, reuse=tail.reuse)
+                # The digest is the compiler's first step anyway: the same rows (a
+                # store that grew only beside the window) need no compile.
+                digest = capture_digest(cap)
+                if entry.doc["source"]["digest"] == digest:
+                    entry.token, entry.fingerprint, entry.tail = token, fingerprint, tail
+                    self._entries.move_to_end(key)
+                    self.stats["digest"] += 1
+                    return entry
+                doc = compile_capture(cap, window, options, digest=digest, reuse=tail.reuse)
                 self.stats["tail"] += 1
                 return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
         if entry is None and self.disk is not None and window.day is not None:

@@ -74,12 +74,25 @@ class ScreenpipeSource(Source):
         raw rows, joined in SQLite (``screenpipe_fingerprint``). None if it cannot be
         made (the read then reports why)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
-        if self._rows_fingerprint is None:
-            self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
         try:
-            return self._rows_fingerprint.window(span)
+            return self._rows().window(span)
         except sqlite3.DatabaseError:
             return None
+
+    def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> str | None:
+        """What identifies the raw rows a read of the window holds before ``cut_ms``
+        (``RowsFingerprint.settled``): equal marks mean rows were only inserted since,
+        none before the cut, so only the tail need be read (``tail.py``)."""
+        span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+        try:
+            return self._rows().settled(span, cut_ms)
+        except sqlite3.DatabaseError:
+            return None
+
+    def _rows(self) -> RowsFingerprint:
+        if self._rows_fingerprint is None:
+            self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
+        return self._rows_fingerprint
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         a, b = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS

@@ -36,7 +36,7 @@ from typing import Any
 from ..fast.fasthash import sha256
 from .base import fetch
 from .screenpipe_schema import Schema
-from .screenpipe_time import Span, after_prefix, in_ranges, odd_rows_sql
+from .screenpipe_time import Span, after_prefix, in_ranges, ms_expr, odd_rows_sql, text_at
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
 # (kept in document caches) never match.
@@ -118,6 +118,31 @@ class RowsFingerprint:
             return None
         return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
 
+    def settled(self, span: Span, cut_ms: int) -> str | None:
+        """What identifies the rows of a read of ``span`` whose instant lies before
+        ``cut_ms``, and the rows no date holds: equal marks mean that since, rows were
+        only inserted, none before the cut (``tail.py``). It hashes every row of the
+        read's ranges but those that are surely from the cut on: a UTC timestamp in
+        screenpipe's shape from a second after the cut (its text orders as its instant
+        does, rounding aside), or another shape that SQLite parses to the cut or later."""
+        version = self._data_version()
+        utc = (
+            "substr(timestamp, 11, 1) = 'T'"
+            " AND (substr(timestamp, -6) = '+00:00' OR substr(timestamp, -1) = 'Z')"
+        )
+        later = text_at(cut_ms + 1000)
+        before = (
+            f"(CASE WHEN {utc} THEN timestamp < '{later}'"
+            f" ELSE coalesce({ms_expr()} < {cut_ms}, 1) END)"
+        )
+        h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
+        h.update(self._part(("schema", ""), self._schema_text))
+        h.update(_sha256(self._rows_text(span.ranges, before)).digest())
+        h.update(self._part(("odd", ""), self._odd_text))
+        if self._data_version() != version:
+            return None
+        return h.hexdigest()
+
     # ------------------------------------------------------------------ internals
 
     def _data_version(self) -> int:
@@ -143,14 +168,14 @@ class RowsFingerprint:
         ]
         return f"{tables}|{detected!r}".encode("utf-8", "surrogatepass")
 
-    def _rows_text(self, ranges: list[tuple[str, str]]) -> bytes:
+    def _rows_text(self, ranges: list[tuple[str, str]], where: str = "1") -> bytes:
         s = self._s
-        frames = in_ranges("frames", ranges, s.frames_indexed)
+        frames = in_ranges("frames", ranges, s.frames_indexed) + f" AND {where}"
         texts = [self._joined("frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")]
         if s.ocols:
             texts.append(self._ocr(f"SELECT frames.id FROM {frames} AND {self._pending}"))
         if s.ecols:
-            events = in_ranges("ui_events", ranges, s.events_indexed)
+            events = in_ranges("ui_events", ranges, s.events_indexed) + f" AND {where}"
             texts.append(
                 self._joined("events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
             )

@@ -136,8 +136,8 @@ class Span:
         # 'T' at the 11th character and a UTC suffix after it, tested with GLOB: one C call
         # per row where substr() makes a string per test (the suffixes contain no 'T').
         utc = "(timestamp GLOB '??????????T*+00:00' OR timestamp GLOB '??????????T*Z')"
-        lo_out, lo_in = _text(a - 1000), _text(a + 1000)
-        hi_in, hi_out = _text(b - 1000), _text(b + 1000)
+        lo_out, lo_in = text_at(a - 1000), text_at(a + 1000)
+        hi_in, hi_out = text_at(b - 1000), text_at(b + 1000)
         # The common row (inside, by its text) is decided by two comparisons first.
         return (
             f"(CASE WHEN timestamp >= '{lo_in}' AND timestamp < '{hi_in}' AND {utc} THEN 1"
@@ -149,7 +149,7 @@ class Span:
         return self.a <= ts < self.b
 
 
-def _text(ms: int) -> str:
+def text_at(ms: int) -> str:
     """An instant as UTC text in screenpipe's shape, to the second."""
     return _local(ms).strftime("%Y-%m-%dT%H:%M:%S")
 
