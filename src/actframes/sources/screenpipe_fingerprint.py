@@ -122,22 +122,17 @@ class RowsFingerprint:
         """What identifies the rows of a read of ``span`` whose instant lies before
         ``cut_ms``, and the rows no date holds: equal marks mean that since, rows were
         only inserted, none before the cut (``tail.py``). It hashes every row of the
-        read's ranges but those that are surely from the cut on: a UTC timestamp in
-        screenpipe's shape from a second after the cut (its text orders as its instant
-        does, rounding aside), or another shape that SQLite parses to the cut or later."""
+        read's ranges whose text orders before a second after the cut (index ranges, no
+        row tested), and of those from there on (the short tail) the ones SQLite places
+        before the cut or cannot place."""
         version = self._data_version()
-        utc = (
-            "substr(timestamp, 11, 1) = 'T'"
-            " AND (substr(timestamp, -6) = '+00:00' OR substr(timestamp, -1) = 'Z')"
-        )
         later = text_at(cut_ms + 1000)
-        before = (
-            f"(CASE WHEN {utc} THEN timestamp < '{later}'"
-            f" ELSE coalesce({ms_expr()} < {cut_ms}, 1) END)"
-        )
+        below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
+        above = [(max(lo, later), hi) for lo, hi in span.ranges if hi > later]
         h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
         h.update(self._part(("schema", ""), self._schema_text))
-        h.update(_sha256(self._rows_text(span.ranges, before)).digest())
+        h.update(_sha256(self._rows_text(below)).digest())
+        h.update(_sha256(self._rows_text(above, f"coalesce({ms_expr()} < {cut_ms}, 1)")).digest())
         h.update(self._part(("odd", ""), self._odd_text))
         if self._data_version() != version:
             return None
