@@ -8,7 +8,8 @@ call is answered, cheapest first:
 2. the store keeps change counters (native) and the window's fingerprint is unchanged —
    served, the new token noted;
 3. the store grew only after the entry's cut (``tail.py``: the store's ``settled_mark``,
-   native stores) — only the tail is read, spliced onto the kept rows, and compiled;
+   native and screenpipe-style stores) — only the tail is read, spliced onto the kept
+   rows, and compiled (or, when it digests as the entry did, served as is);
 4. the window's rows are read and digested (``source.digest`` of the document): the same
    digest — served, nothing compiled;
 5. otherwise compiled, and kept when the window is a whole day (the least recently used
