@@ -19,7 +19,7 @@ Layers, lowest first (a module may import its own layer and any lower one):
 rank  layer        modules
 ====  ===========  ==================================================================
 0     foundation   errors, model, native_schema, window, timeparse, text, progress,
-                   demo_constants, doc_types (the document's shape as types), fast
+                   demo_constants, doc_types (the document's shape as types), atomic_write, fast
                    (speed helpers), the package root (version)
 1     rules        entities (URL and title rule tables, one matcher)
 2     sources      sources (one reader per store family)
@@ -61,6 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.fast",  # speed helpers: records, fasthash, recache, lazyre
             "actframes.progress",
             "actframes.demo_constants",
+            "actframes.atomic_write",
             "actframes.doc_types",
         ),
     ),

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from . import __version__
+from .atomic_write import write_json_atomically
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
@@ -85,23 +86,8 @@ class DocCache:
         return cast(Doc, doc) if isinstance(doc, dict) else None
 
     def put(self, path: Path, digest: str, doc: Doc, fingerprint: str | None = None) -> None:
-        import tempfile  # only when writing: ~4 ms to import
-
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    entry = {"digest": digest, "fingerprint": fingerprint, "doc": doc}
-                    json.dump(entry, fh, ensure_ascii=False)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass  # a cache that cannot be written is only slower, never wrong
+        entry = {"digest": digest, "fingerprint": fingerprint, "doc": doc}
+        write_json_atomically(path, entry, durable=True)
 
     def clear(self) -> int:
         n = 0

@@ -12,11 +12,11 @@ unreadable entry is treated as absent.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .atomic_write import write_json_atomically
 from .entities import rules_digest
 from .fast.fasthash import sha256
 from .routines.step_tokens import RStep
@@ -43,25 +43,12 @@ class DayStepsCache:
         return DaySteps(steps, screens)
 
     def put(self, entry: Path, fingerprint: str, day: DaySteps) -> None:
-        import tempfile  # only when writing
-
         record = {
             "fingerprint": fingerprint,
             "steps": [list(s) for s in day.steps],
             "screens": [[d, list(wh)] for d, wh in day.screens],
         }
-        try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(record, fh, ensure_ascii=False)
-                os.replace(tmp, entry)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass  # a cache that cannot be written is only slower, never wrong
+        write_json_atomically(entry, record)
 
 
 def _step(fields: list[Any]) -> RStep:
