@@ -154,6 +154,20 @@ def store_options(f: F) -> F:
     return click_options(STORE_OPTIONS)(f)
 
 
+def json_or_md_option(help: str) -> Callable[[F], F]:
+    """``--format json|md`` (default json) into ``fmt``; ``help`` says what each gives."""
+    import click
+
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["json", "md"]),
+        default="json",
+        show_default=True,
+        help=help,
+    )
+
+
 def out_option(default: str, help: str) -> Callable[[F], F]:
     """``--out FOLDER`` (default ``default``) for commands that write several files."""
     import click

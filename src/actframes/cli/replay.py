@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from ..errors import ActframesError, SourceError, UsageError
-from .common import HELP, default_db, machine_zone, store_options, write_out
+from .common import HELP, default_db, json_or_md_option, machine_zone, store_options, write_out
 from .routines import mining_options, rules_of
 
 
@@ -110,14 +110,7 @@ def _routine(
 )
 @mining_options
 @store_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "md"]),
-    default="json",
-    show_default=True,
-    help="json: the report as one object; md: a table of steps and the hand-off.",
-)
+@json_or_md_option("json: the report as one object; md: a table of steps and the hand-off.")
 def replay(
     routine_id: str,
     slot_pairs: tuple[str, ...],

@@ -10,7 +10,15 @@ from typing import Any
 import click
 
 from ..errors import UsageError
-from .common import HELP, default_db, local_day, machine_zone, store_options, write_out
+from .common import (
+    HELP,
+    default_db,
+    json_or_md_option,
+    local_day,
+    machine_zone,
+    store_options,
+    write_out,
+)
 
 DEFAULT_DAYS = 28
 MANY_DAYS = 7  # more days than this: a progress bar on a terminal
@@ -80,14 +88,7 @@ def rules_of(**kw: int) -> Any:
     is_flag=True,
     help="Use typed text: constant values become literal, examples are shown (off by default).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "md"]),
-    default="json",
-    show_default=True,
-    help="json: one routine per line; md: each routine's slots and guarded plan.",
-)
+@json_or_md_option("json: one routine per line; md: each routine's slots and guarded plan.")
 def routines(
     db: Path | None,
     tz: str | None,

@@ -10,7 +10,15 @@ import click
 
 from ..errors import UsageError
 from ..steps.layouts import LAYOUTS
-from .common import HELP, default_db, local_day, machine_zone, store_options, write_out
+from .common import (
+    HELP,
+    default_db,
+    json_or_md_option,
+    local_day,
+    machine_zone,
+    store_options,
+    write_out,
+)
 
 
 def _store(f: Any) -> Any:
@@ -42,14 +50,7 @@ def _json_lines(items: list[dict[str, Any]]) -> str:
     help="Find the frame by words (app, site, titles, entities) on --date (default today): "
     "the matching frames best first, then the steps of the best one.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "md"]),
-    default="json",
-    show_default=True,
-    help="json: one step per line; md: a Markdown list.",
-)
+@json_or_md_option("json: one step per line; md: a Markdown list.")
 def steps(
     frame_id: str | None,
     db: Path | None,
@@ -105,14 +106,7 @@ def _find_markdown(query: str, day: str, matches: list[dict[str, Any]]) -> str:
 @click.option("--days", type=int, default=7, show_default=True, help="The last N local days.")
 @click.option("--until", metavar="YYYY-MM-DD", help="The last day (default: today).")
 @_store
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "md"]),
-    default="json",
-    show_default=True,
-    help="json: one pattern per line, with its evidence; md: a Markdown list by kind.",
-)
+@json_or_md_option("json: one pattern per line, with its evidence; md: a Markdown list by kind.")
 def patterns(
     days: int,
     until: str | None,
