@@ -44,7 +44,7 @@ from ..model import Capture, Rejected
 from ..text import clean_name
 from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
 from ._rows import naive_note, without_offset
-from .aw_capture import apply_rules, capture_of, keep_usable, reaches
+from .aw_capture import apply_rules, capture_of, events_capture, keep_usable, reaches
 from .aw_records import (
     AFK_TYPE,
     KIND,
@@ -165,32 +165,13 @@ class AWSqliteSource(Source):
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
-        rejected: list[Rejected] = []
-        windows: list[WindowRow] = []
-        for bucket, rowid in self._of_type(WINDOW_TYPE):
-            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
-            windows += keep_usable((window_row(e, bucket) for e in events), rejected)
-        rows, dups = assign_ids(windows)
-        webs: list[WebEvent] = []
-        for bucket, rowid in self._of_type(WEB_TYPE):
-            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
-            webs += keep_usable((web_event(e, bucket) for e in events), rejected)
-        afk: list[AfkEvent] = []
-        for bucket, rowid in self._of_type(AFK_TYPE):
-            events = keep_usable(self._events(bucket.bid, rowid, lo, hi), rejected)
-            afk += keep_usable((afk_event(e, bucket) for e in events), rejected)
-        afk_hosts = {b.hostname for b, _ in self._of_type(AFK_TYPE)}
-        snaps, away, notes = apply_rules(rows, webs, afk, afk_hosts, self._audible)
-        return capture_of(
-            [s for s in snaps if s.ts_ms < hi and reaches(s, lo)],
-            away,
-            rejected + dups,
-            lo,
-            hi,
-            has_afk=bool(self._of_type(AFK_TYPE)),
-            has_urls=bool(self._of_type(WEB_TYPE)),
-            notes=notes,
-        )
+        # window buckets first, then web, then AFK: the order rejected rows are reported in
+        buckets = [
+            (bucket, self._events(bucket.bid, rowid, lo, hi))
+            for kind in (WINDOW_TYPE, WEB_TYPE, AFK_TYPE)
+            for bucket, rowid in self._of_type(kind)
+        ]
+        return events_capture(buckets, lo, hi, audible_active=self._audible)
 
     def close(self) -> None:
         self._conn.close()
