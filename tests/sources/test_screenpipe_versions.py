@@ -463,3 +463,70 @@ def test_grouped_and_row_by_row_reads_agree_on_every_era(tmp_path: Path) -> None
     assert sorted(set(grouped.notes)) == sorted(set(rowwise.notes))
     assert [r.reason for r in rowwise.rejected] == ["no such time"]
     assert len(grouped.snapshots) == len(truth)
+
+
+@pytest.mark.parametrize(("name", "version", "setup", "step"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_raw_row_fingerprint_on_every_schema(
+    tmp_path: Path, name: str, version: str, setup: str, step: int
+) -> None:
+    """On each upstream schema point the document cache's raw-row fingerprint serves an
+    unchanged day, and changes after a same-length edit of the app a frame names (in
+    ``frames`` or, for the eras without its column, ``ocr_text``) and after a deleted
+    frame; what is served then is a fresh compile's bytes."""
+    import sqlite3
+
+    from actframes.cache import DocCache, compile_window_cached
+    from actframes.compile.pipeline import Options
+    from actframes.emit.json_out import to_json
+
+    day = make_day(seed=len(name), start_ms=T0)
+    store = Store(tmp_path / "db.sqlite", version)
+    write_day(store, day, setup, step)
+    if version >= FEB_2026:
+        store.write_input(day)
+    store.close()
+    win = day_window(DAY, "UTC")
+    cache = DocCache(tmp_path / "cache")
+
+    def cached() -> tuple[str, bool, str | None]:
+        src = ScreenpipeSource(store.path)
+        try:
+            doc, hit = compile_window_cached(src, win, Options(), cache)
+            return to_json(doc), hit, src.fingerprint(win.start_ms, win.end_ms)
+        finally:
+            src.close()
+
+    first, hit, mark = cached()
+    assert not hit and mark is not None
+    again, hit, same = cached()
+    assert hit and again == first and same == mark
+
+    with sqlite3.connect(store.path) as conn:
+        frames = {r[1] for r in conn.execute("PRAGMA table_info(frames)")}
+        app_col = (
+            "app_name" in frames
+            and conn.execute(
+                "SELECT count(*) FROM frames WHERE app_name IS NOT NULL AND app_name != ''"
+            ).fetchone()[0]
+        )
+        if app_col:
+            conn.execute(
+                "UPDATE frames SET app_name = upper(app_name) WHERE id = "
+                "(SELECT min(id) FROM frames WHERE app_name != upper(app_name))"
+            )
+        else:
+            conn.execute(
+                "UPDATE ocr_text SET app_name = upper(app_name) WHERE frame_id = "
+                "(SELECT min(frame_id) FROM ocr_text WHERE app_name != upper(app_name))"
+            )
+    # a changed fingerprint makes the cache read and digest the rows again; it may still
+    # serve the stored document when the capture is the same (an unfocused frame's app)
+    edited, _, after_edit = cached()
+    assert after_edit != mark
+    assert edited == to_json(compile_path(store.path, DAY, "UTC"))
+
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("DELETE FROM frames WHERE id = (SELECT max(id) FROM frames)")
+    deleted, _, after_delete = cached()
+    assert after_delete not in (mark, after_edit)
+    assert deleted == to_json(compile_path(store.path, DAY, "UTC"))
