@@ -1,6 +1,6 @@
 """A store's action steps over a time range, one stream per device: read through
-``sources/actions.py``, re-attributed as the compiler does, resolved (``read_steps``),
-then streamed (``stream``, pure)."""
+``sources/actions.py``, re-attributed as the compiler does, resolved (``read_steps``, or
+``capture_steps`` on a capture already read), then streamed (``stream``, pure)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..compile.reattribute import reattributed
-from ..model import Action, Snapshot
+from ..model import Action, Capture, Snapshot
 from ..sources import actions as store_actions
 from ..steps.build import action_steps, row_steps
 from ..steps.resolve import Resolution, resolve_all
@@ -23,6 +23,14 @@ def read_steps(
     device). Stale events are re-attributed first, as the compiler does."""
     fam = store_actions.family(path, source)
     cap = store_actions.read_capture(path, fam, start_ms, end_ms)
+    return capture_steps(path, fam, cap, start_ms, end_ms, tz, include_text)
+
+
+def capture_steps(
+    path: Path, fam: str, cap: Capture, start_ms: int, end_ms: int, tz: str, include_text: bool
+) -> tuple[list[RStep], dict[str, tuple[int, int]]]:
+    """``read_steps`` on a capture already read from the store (of family ``fam``) for
+    [start_ms, end_ms): for callers that compile the same capture too."""
     acts, elements, screens = store_actions.actions(path, fam, cap, start_ms, end_ms, include_text)
     acts, how = resolve_all(reattributed(acts, cap), elements, screens)
     snaps = [s for s in cap.snapshots if start_ms <= s.ts_ms < end_ms]

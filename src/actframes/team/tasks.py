@@ -159,11 +159,9 @@ def compile_person_day(t: DayTask) -> DayResult:
 def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     from ..compile.pipeline import Options, compile_capture
     from ..compile.provenance import capture_digest
-    from ..compile.reattribute import reattributed
     from ..emit.json_out import to_json
-    from ..routines.step_streams import stream
+    from ..routines.step_streams import capture_steps
     from ..sources import actions as store_actions
-    from ..steps.resolve import resolve_all
     from ..window import day_window
 
     path = Path(t.store)
@@ -176,12 +174,7 @@ def _compile_day(t: DayTask, result: Callable[..., DayResult]) -> DayResult:
     if t.previous == fingerprint:
         return result(True, unchanged=True, fingerprint=fingerprint, rows=n_rows)
     doc = compile_capture(cap, window, Options(), digest=digest)
-    acts, elements, screens = store_actions.actions(
-        path, fam, cap, window.start_ms, window.end_ms, False
-    )
-    acts, how = resolve_all(reattributed(acts, cap), elements, screens)
-    snaps = [s for s in cap.snapshots if window.start_ms <= s.ts_ms < window.end_ms]
-    steps = stream(acts, snaps, how, t.tz, False)
+    steps, _ = capture_steps(path, fam, cap, window.start_ms, window.end_ms, t.tz, False)
     return result(
         True,
         fingerprint=fingerprint,
