@@ -220,6 +220,18 @@ CASES: list[tuple[str, str, str]] = [
     ("https://drive.google.com/open?id=1AbCdEfGh&authuser=0", "drive", "1AbCdEfGh"),
     ("https://mail.google.com/mail/u/0/#inbox", "email", "inbox"),
     ("https://mail.google.com/mail/u/0/#inbox/FMfcgzGwHfzKkVtXjmrXbqQlsCkxvhwB", "email", "FMfcgzGwHfzKkVtXjmrXbqQlsCkxvhwB"),
+    # Gmail's other id forms: the API's hex id, and the decimal forms in the links Gmail
+    # and its API hand out (thread-f/msg-f: received, thread-a/msg-a: sent and drafts).
+    ("https://mail.google.com/mail/u/0/#inbox/17a8d7e9f1a2b3c4", "email", "17a8d7e9f1a2b3c4"),
+    ("https://mail.google.com/mail/u/0/#inbox/thread-f:1784256312533705459", "email", "thread-f:1784256312533705459"),
+    ("https://mail.google.com/mail/u/0/#all/msg-f:1784256312533705459", "email", "msg-f:1784256312533705459"),
+    ("https://mail.google.com/mail/u/0/#all/thread-f%3A1784256312533705459", "email", "thread-f:1784256312533705459"),
+    ("https://mail.google.com/mail/u/0/#all/thread-a:r-8214939282543103627", "email", "thread-a:r-8214939282543103627"),
+    ("https://mail.google.com/mail/u/2/#sent/msg-a:r-9122305152175603305", "email", "msg-a:r-9122305152175603305"),
+    ("https://mail.google.com/mail/u/0/#drafts/thread-a:r1030145228305804508", "email", "thread-a:r1030145228305804508"),
+    ("https://mail.google.com/mail/u/0/#label/Receipts/thread-f:1784256312533705459", "email", "thread-f:1784256312533705459"),
+    ("https://mail.google.com/mail/u/0/#inbox/FMfcgxwHNCxQSmbJrLMhCSLHHlhfMZTm?compose=new", "email", "FMfcgxwHNCxQSmbJrLMhCSLHHlhfMZTm"),
+    ("https://mail.google.com/mail/u/0/#settings/general", "email", "gmail"),
     ("https://mail.google.com/mail/u/1/#sent", "email", "sent"),
     ("https://mail.google.com/mail/u/0/#search/invoice+march", "search", '"invoice march"'),
     ("https://mail.google.com/mail/u/0/#label/Receipts", "email", "Receipts"),

@@ -367,10 +367,15 @@ GOOGLE_DRIVE: Rules = (
     (r"/.*", "drive", "my-drive"),
 )
 _MAIL = r"/mail(?:/u/\d+)?/?"
+# A conversation or message in the fragment: 16 hex digits (the API's id), the web
+# client's 32-letter token (FMfcg…), or the decimal forms Gmail links carry
+# (thread-f:<n>, msg-f:<n>; thread-a:r<n> and msg-a:r-<n> for sent and draft mail); a
+# compose window opened over it adds ?compose=….
+_MAIL_ID = r"(?P<id>[A-Za-z0-9]{16,}|(?:thread|msg)-[af]:r?-?\d+)(?:\?.*)?"
 GMAIL: Rules = (
     (rf"{_MAIL}#search/(?P<q>[^/]+){ANY}", "search", "{q|plus|search}"),
-    (rf"{_MAIL}#(?:label|category)/(?P<l>[^/]+)/(?P<id>[A-Za-z0-9]{{16,}})", "email", "{id}"),
-    (rf"{_MAIL}#[a-z]+/(?P<id>[A-Za-z0-9]{{16,}})", "email", "{id}"),
+    (rf"{_MAIL}#(?:label|category)/(?P<l>[^/]+)/{_MAIL_ID}", "email", "{id}"),
+    (rf"{_MAIL}#[a-z]+/{_MAIL_ID}", "email", "{id}"),
     (rf"{_MAIL}#(?:label|category)/(?P<l>[^/?]+).*", "email", "{l|plus}"),
     (rf"{_MAIL}#(?P<f>[a-z]+)(?:\?.*)?", "email", "{f}"),
     (rf"/chat{ANY}", "messaging", "google chat"),
