@@ -11,44 +11,24 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.api import compile_window
 from actframes.emit.json_out import to_json
-from actframes.model import Capture, EventColumn, InputEvent, Snapshot
+from actframes.model import Capture, EventColumn, Snapshot
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, simulate_day, write_native
-from actframes.sources import open_source
 from actframes.sources.splice import splice
-from actframes.tail import CUT_SLACK_MS, CUT_STEP_MS
-from actframes.window import day_window
 
-DAY, TZ = "2026-03-10", "UTC"
-T0 = 1_773_133_200_000  # 2026-03-10T09:00:00Z
+from .tail_days import DAY, LATE_MS, TZ, WINDOW, first_rows
+from .tail_days import fresh as _fresh
+
 APPS = ["Code", "Slack", "Google Chrome", "Terminal"]
-WINDOW = day_window(DAY, TZ)
 
 
 def _day(n: int) -> SimDay:
-    """Keys and clicks in every app already (a new event column is read whole)."""
-    snaps = [Snapshot(i + 1, T0 + i * 7_000, APPS[i % 3], f"t{i % 4}") for i in range(n)]
-    events = [
-        InputEvent(k + 1, T0 + 500 + k * 3_000, ("key", "click")[k % 2], APPS[(k // 2) % 4])
-        for k in range(n)
-    ]
-    return SimDay(DAY, TZ, ("",), snaps, events, [])
-
-
-def _fresh(path: Path) -> str:
-    src = open_source(path)
-    try:
-        return to_json(compile_window(src, WINDOW))
-    finally:
-        src.close()
+    return first_rows(n, APPS)
 
 
 # A recorder's step: what, how far after the newest row (s), app. "late" rows are stamped
-# before any cut the cache may hold (the cut trails the newest row by the slack, the cut's
-# step and at most one writer's step of up to 400 s).
-LATE_MS = CUT_SLACK_MS + CUT_STEP_MS + 401_000
+# LATE_MS before the newest row: before any cut the cache may hold.
 APPENDS = ["snapshot", "same_key", "event", "click", "away"]
 CHANGES = ["late_snapshot", "late_event", "edit", "delete"]
 steps = st.lists(
