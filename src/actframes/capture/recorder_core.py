@@ -61,7 +61,8 @@ def now_ms() -> int:
 
 class RecorderCore(RowWriter):
     """The backend-independent recorder; a backend supplies ``_check_session``,
-    ``_connect``, ``_session_notes``, ``_start_message`` and ``_loop``."""
+    ``_connect``, ``_session_notes``, ``_start_message`` and ``_loop`` (the shared one is
+    in ``recorder_loop``)."""
 
     def __init__(
         self,
@@ -196,6 +197,28 @@ class RecorderCore(RowWriter):
 
     def _loop(self, screen: Any, counter: Any, a11y: Any, wake_r: int) -> None:
         raise NotImplementedError
+
+    def _open_accessibility(
+        self, bus_address: Callable[[], str | None] | None, missing: str
+    ) -> Any:
+        """AT-SPI at the backend's bus address (``bus_address``), else the one the session
+        bus names; None, with a log line saying why (``missing`` when no bus is found),
+        when there is none."""
+        try:
+            from .atspi import A11yUnavailable, Accessibility, session_bus_a11y_address
+        except ImportError:
+            self.log("dbus-fast is not installed: no accessibility (elements, browser URLs)")
+            return None
+        address = bus_address() if bus_address is not None else None
+        address = address or session_bus_a11y_address(self.env)
+        if not address:
+            self.log(missing)
+            return None
+        try:
+            return Accessibility(address)
+        except A11yUnavailable as exc:
+            self.log(f"{exc}: going on without accessibility")
+            return None
 
     def _finish(self, counter: PressCounter, now: int) -> None:
         """A clean stop: count the last input, close AFK, mark the stop, commit."""

@@ -18,9 +18,6 @@ status`` and the compiled documents can say it):
 
 from __future__ import annotations
 
-import contextlib
-import os
-import select
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,19 +34,18 @@ from .focus import (
     Seen,
     browser_url,
     keep,
-    poll_url,
 )
 from .idle import AfkStarted, IdleTracker
 from .policy import View
 from .privacy import EXCLUDED
-from .recorder import Recorder
-from .recorder_core import PAUSE_POLL_MS, RETENTION_EVERY_MS, TICK_MS, URL_POLL_MS, now_ms
-from .row_writer import AFK_UPDATE_MS
+from .recorder_core import PressCounter, now_ms
+from .recorder_loop import RecorderLoop
 from .wayland import IdleNotice, WaylandError, WaylandScreen, display_name
 from .window_info import WindowInfo, exe_name
+from .xrecord import Press
 
 
-class WaylandRecorder(Recorder):
+class WaylandRecorder(RecorderLoop):
     BACKEND = "wlroots"  # or "kde", "gnome": set per instance
 
     def __init__(
@@ -107,27 +103,12 @@ class WaylandRecorder(Recorder):
         a11y = None
         if self.cfg.accessibility:
             if getattr(screen, "gives_pids", False):
-                a11y = self._connect_session_a11y()
+                a11y = self._open_accessibility(  # AT-SPI found through the session bus
+                    None, "no accessibility bus (org.a11y.Bus): no elements or browser URLs"
+                )
             else:
                 self.log("no accessibility look-ups: wlroots names no window's process")
         return screen, counter, a11y
-
-    def _connect_session_a11y(self) -> Any:
-        """AT-SPI as on X11: the accessibility bus, found through the session bus."""
-        try:
-            from .atspi import A11yUnavailable, Accessibility, session_bus_a11y_address
-        except ImportError:
-            self.log("dbus-fast is not installed: no accessibility (elements, browser URLs)")
-            return None
-        address = session_bus_a11y_address(self.env)
-        if not address:
-            self.log("no accessibility bus (org.a11y.Bus): no elements or browser URLs")
-            return None
-        try:
-            return Accessibility(address)
-        except A11yUnavailable as exc:
-            self.log(f"{exc}: going on without accessibility")
-            return None
 
     def _session_notes(self, screen: Any, counter: Any, a11y: Any) -> dict[str, Any]:
         afk = screen.idle_protocol or ("evdev" if self._has_devices else "none")
@@ -152,83 +133,41 @@ class WaylandRecorder(Recorder):
             f"{'yes' if detail['accessibility'] else 'no'})"
         )
 
-    # ------------------------------------------------------------------ the loop
+    # ------------------------------------------------------------------ the loop's parts
 
-    def _loop(self, screen: Any, counter: Any, a11y: Any, wake_r: int) -> None:
-        policy = self._policy
-        start = self.clock()
+    def _begin(self, screen: Any, start: int) -> None:
         # Without compositor notices, idle is the time since the last device event.
-        idle = IdleTracker(self.cfg.idle_ms, last_input_ms=start)
-        notices = screen.idle_protocol is not None
-        self._seen = self._prev = self._look_wl(screen, a11y, start, None)
-        next_url_poll = start + URL_POLL_MS
-        last_bar: str | None = None
-        next_pause_check = start
-        next_retention = start + RETENTION_EVERY_MS
-        wl_fd = screen.fileno()
-        dirty = False
-        while not self._stop:
-            now = self.clock()
-            if self._check_pause or now >= next_pause_check:
-                self._check_pause = False
-                next_pause_check = now + PAUSE_POLL_MS
-                if self._read_pause() != self.paused:
-                    self._toggle_pause(idle, now)
-                    dirty = True
-            if screen.take_changed() or dirty:
-                dirty = False
-                self._commit(now, force=self._pending)  # looking may block on AT-SPI
-                if self._relook_wl(screen, a11y, now):
-                    last_bar = None
-            # A browser's address can change without a title change.
-            seen = self._seen
-            if a11y is not None and seen.browser and not seen.private and now >= next_url_poll:
-                next_url_poll = now + URL_POLL_MS
-                bar = poll_url(self.cfg, a11y, seen)
-                partial = seen.view.url is not None and "://" not in seen.view.url
-                if bar is not None and (bar != last_bar or partial):
-                    if last_bar is not None or partial:
-                        self._commit(now, force=self._pending)
-                        self._relook_wl(screen, a11y, now)
-                    last_bar = bar
-            self._drain(counter, now)
-            if counter.failed:
-                raise WaylandError(f"the input counter stopped: {counter.failed}")
-            for notice in screen.take_notices():
-                if not self.paused:
-                    self._on_notice(notice, start)
-            if not notices and self._has_devices and not self.paused:
-                self._afk_step(idle.update(now, counter.last_input_ms), now)
-            view = self._seen.view
-            again, settle = self._snapshot_step(now, policy, a11y)
-            dirty = dirty or again
-            if self.cfg.keep_days and now >= next_retention:
-                next_retention = now + RETENTION_EVERY_MS
-                self._prune()
-            self._commit(now)
-            due = min(policy.next_due_ms(now, view), next_pause_check)
-            if not notices and self._has_devices:
-                due = min(due, idle.next_check_ms(now))
-            if self._pending or self._runs or self._elements_job or dirty:
-                due = min(due, now + TICK_MS)
-            if a11y is not None and self._seen.browser and not self._seen.private:
-                due = min(due, next_url_poll)
-            if self._afk_row is not None:
-                due = min(due, self._last_commit + AFK_UPDATE_MS)
-            if now < settle:
-                due = min(due, settle)
-            screen.prepare()  # may run events already read: then look again at once
-            timeout = 0.0 if screen.changed or screen.notices else max(0, due - now) / 1000
-            counter.wake_wanted = timeout > TICK_MS / 1000
-            try:
-                ready, _, _ = select.select([wl_fd, wake_r], [], [], timeout)
-            except InterruptedError:
-                ready = []
-            if wl_fd in ready:
-                screen.dispatch()
-            if wake_r in ready:
-                with contextlib.suppress(OSError):
-                    os.read(wake_r, 512)
+        self._notices = screen.idle_protocol is not None
+        self._start = start  # no away period from a notice begins before it
+
+    def _focus_changed(self, screen: Any, now: int) -> bool:
+        return bool(screen.take_changed())
+
+    def _watches_urls(self, a11y: Any) -> bool:
+        return a11y is not None
+
+    def _check_counter(self, counter: PressCounter) -> None:
+        if counter.failed:
+            raise WaylandError(f"the input counter stopped: {counter.failed}")
+
+    def _idle_step(self, screen: Any, presses: list[Press], last_input_ms: int, now: int) -> None:
+        for notice in screen.take_notices():
+            if not self.paused:
+                self._on_notice(notice, self._start)
+        if not self._notices and self._has_devices and not self.paused:
+            self._afk_step(self._idle.update(now, last_input_ms), now)
+
+    def _idle_due_ms(self, now: int) -> int | None:
+        if not self._notices and self._has_devices:
+            return self._idle.next_check_ms(now)
+        return None
+
+    def _sleep_s(self, screen: Any, due_s: float) -> float:
+        screen.prepare()  # may run events already read: then look again at once
+        return 0.0 if screen.changed or screen.notices else due_s
+
+    def _dispatch(self, screen: Any) -> None:
+        screen.dispatch()
 
     def _on_notice(self, notice: IdleNotice, start: int) -> None:
         """The compositor's idle notices: idle comes ``idle_ms`` after the last input, so
@@ -248,17 +187,7 @@ class WaylandRecorder(Recorder):
 
     # ------------------------------------------------------------------ looking
 
-    def _relook_wl(self, screen: Any, a11y: Any, now: int) -> bool:
-        """Look at the focused window again; True when what is recorded changed."""
-        assert self._seen is not None
-        new = self._look_wl(screen, a11y, now, self._seen)
-        if new is self._seen:
-            return False
-        self._prev, self._seen = self._seen, new
-        return True
-
-    def _look_wl(self, screen: Any, a11y: Any, now: int, current: Seen | None) -> Seen:
-        """What is focused now, after the privacy rules."""
+    def _look(self, screen: Any, a11y: Any, now: int, current: Seen | None) -> Seen:
         if self.paused:
             return keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
         top = screen.focused()
