@@ -240,6 +240,18 @@ def write_out(text: str) -> None:
     sys.stdout.flush()
 
 
+def byte_size(n: int) -> str:
+    """A size in bytes as people read it: 950 B, 12.3 kB, 4.1 MB (powers of 1000)."""
+    if n < 1000:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("kB", "MB", "GB"):
+        value /= 1000
+        if value < 1000 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
+
+
 class Process:
     """Set by ``main`` when it runs as the program itself (no ``argv`` given), so a
     command called in-process (tests, other tools) never changes the caller's process."""

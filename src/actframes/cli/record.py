@@ -14,7 +14,7 @@ import click
 
 from ..capture.config import load_config, state_dir
 from ..errors import ActframesError
-from .common import HELP
+from .common import HELP, byte_size
 
 F = TypeVar("F", bound=Callable[..., Any])
 WAYLAND_BACKENDS = ("wlroots", "kde", "gnome")
@@ -292,7 +292,7 @@ def status(db: Path | None, tz: str | None) -> None:
     if not st.exists:
         lines.append(f"store: {store} (not created yet)")
     else:
-        lines.append(f"store: {store} ({_size(st.bytes)})")
+        lines.append(f"store: {store} ({byte_size(st.bytes)})")
         if st.error:
             lines.append(f"store: cannot read ({st.error})")
         else:
@@ -357,17 +357,6 @@ def _local(ms: int, zone: str) -> str:
     from ..window import zone as tzinfo
 
     return datetime.fromtimestamp(ms / 1000, tzinfo(zone)).strftime("%Y-%m-%d %H:%M:%S %Z")
-
-
-def _size(n: int) -> str:
-    if n < 1000:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("kB", "MB", "GB"):
-        value /= 1000
-        if value < 1000 or unit == "GB":
-            break
-    return f"{value:.1f} {unit}"
 
 
 def _ago(s: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..emit.ledger_table import table
-from .common import HELP, machine_zone, write_out
+from .common import HELP, byte_size, machine_zone, write_out
 
 
 @click.command(context_settings=HELP)
@@ -27,18 +27,7 @@ def sources(tz: str | None) -> None:
     for f in found:
         first = local_day_of(f.first_ms, zone) if f.first_ms is not None else "-"
         last = local_day_of(f.last_ms, zone) if f.last_ms is not None else "-"
-        size = _size(f.size) if f.size is not None else "-"
+        size = byte_size(f.size) if f.size is not None else "-"
         where = f.where if f.problem is None else f"{f.where} ({f.problem})"
         rows.append((f.family, f.what, size, first, last, where))
     write_out(table(rows, left=2))
-
-
-def _size(n: int) -> str:
-    if n < 1000:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("kB", "MB", "GB"):
-        value /= 1000
-        if value < 1000 or unit == "GB":
-            break
-    return f"{value:.1f} {unit}"
