@@ -18,6 +18,7 @@ from typing import Any
 from .api import open_store
 from .demo_constants import DEMO_DAY as DEMO_DAY  # (re-exported: the bench and tests use it)
 from .demo_constants import DEMO_TZ as DEMO_TZ
+from .doc_types import Document
 from .emit.context import to_context
 from .emit.html import to_html
 from .emit.json_out import to_json
@@ -67,15 +68,7 @@ def _run_one_day(out: Path, *, seed: int, budget: int) -> str:
     with open_store(db, disk_cache=False) as store:
         doc = store.compile(day_window(DEMO_DAY, DEMO_TZ))
     block = to_context(doc, budget)
-    files = {
-        "day.json": to_json(doc),
-        "day.yaml": to_yaml(doc),
-        "day.md": to_markdown(doc),
-        "context.txt": block,
-        "report.html": to_html(doc),
-    }
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
+    files = _write_files(out, doc, block, {})
     lines = [
         f"Simulated workday {DEMO_DAY} ({DEMO_TZ}), seed {seed}: "
         f"{doc['coverage']['rows']} snapshot rows, {doc['coverage']['input_events']} input events "
@@ -95,6 +88,22 @@ def _run_one_day(out: Path, *, seed: int, budget: int) -> str:
         f"Try: actframes day {DEMO_DAY} --db {db} --tz {DEMO_TZ} --format md",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _write_files(out: Path, doc: Document, block: str, more: dict[str, str]) -> list[str]:
+    """The day's document in every format, its context block and ``more`` into ``out``;
+    the names written, in order."""
+    files = {
+        "day.json": to_json(doc),
+        "day.yaml": to_yaml(doc),
+        "day.md": to_markdown(doc),
+        "context.txt": block,
+        "report.html": to_html(doc),
+        **more,
+    }
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    return list(files)
 
 
 def demo_span(days: int, today: str) -> tuple[str, str]:
@@ -126,16 +135,7 @@ def _run_days(out: Path, *, seed: int, budget: int, days: int, today: str, tz: s
             start, end = window_of(tz, days, last)
             found = opened.routines(tz, start, end, Rules()).routines
     block = to_context(doc, budget)
-    files = {
-        "day.json": to_json(doc),
-        "day.yaml": to_yaml(doc),
-        "day.md": to_markdown(doc),
-        "context.txt": block,
-        "report.html": to_html(doc),
-        "routines.md": routines_markdown(found),
-    }
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
+    files = _write_files(out, doc, block, {"routines.md": routines_markdown(found)})
     actions = sum(len(d.actions) for d in history)
     store = os.path.abspath(db)
     lines = [
