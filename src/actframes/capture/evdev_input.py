@@ -24,10 +24,9 @@ import select
 import struct
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 
-from .xrecord import CLICK, KEY, SCROLL, Press
+from .xrecord import CLICK, KEY, SCROLL, Press, PressQueue
 
 EVENT = struct.Struct("@llHHi")  # struct input_event on this machine (24 bytes on 64-bit)
 EV_KEY = 0x01
@@ -117,7 +116,7 @@ def _open_paths(paths: list[str]) -> tuple[list[int], str]:
     return fds, f"{len(fds)} input device(s) from {DEVICES_VAR}"
 
 
-class EvdevCounter:
+class EvdevCounter(PressQueue):
     """Counts presses from device fds in a background thread; the recorder drains them.
 
     The same face as the X11 counter: ``start``, ``drain``, ``last_input_ms``, ``alive``,
@@ -125,18 +124,10 @@ class EvdevCounter:
 
     def __init__(self, fds: Iterable[int], clock: Callable[[], int] = _now_ms,
                  wake_fd: int | None = None) -> None:  # fmt: skip
-        self.clock = clock
-        self.wake_fd = wake_fd
+        super().__init__(clock, wake_fd)
         self.fds = list(fds)
-        self._queue: deque[Press] = deque()
-        self.wake_wanted = True
-        self.last_input_ms = 0
-        self.failed: str | None = None
         self._stop_r, self._stop_w = os.pipe()
         self._thread = threading.Thread(target=self._run, name="evdev", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
 
     def _run(self) -> None:
         live = list(self.fds)
@@ -165,26 +156,9 @@ class EvdevCounter:
                 self.last_input_ms = self.clock()  # any event, pointer motion included
                 self._add(presses(data[:cut], self.last_input_ms))
 
-    def _add(self, found: list[Press]) -> None:
-        if not found:
-            return
-        was_empty = not self._queue
-        self._queue.extend(found)
-        if was_empty and self.wake_fd is not None and self.wake_wanted:
-            self.wake_wanted = False
-            with contextlib.suppress(OSError):
-                os.write(self.wake_fd, b"\0")
-
     def alive(self) -> bool:
         # A counter whose devices all went away is not an error: it just counts nothing.
         return self.failed is None
-
-    def drain(self) -> list[Press]:
-        out: list[Press] = []
-        q = self._queue
-        while q:
-            out.append(q.popleft())
-        return out
 
     def stop(self, timeout: float = 1.0) -> None:
         with contextlib.suppress(OSError):

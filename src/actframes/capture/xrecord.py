@@ -65,14 +65,52 @@ def parse_presses(data: bytes, ts_ms: int) -> list[Press]:
     return out
 
 
-class InputCounter:
+class PressQueue:
+    """What every input counter shares (XRecord here, evdev on Wayland): presses counted
+    in a thread of its own (``_thread``), queued for the recorder's loop to ``drain``."""
+
+    _thread: threading.Thread
+
+    def __init__(self, clock: Callable[[], int], wake_fd: int | None) -> None:
+        self.clock = clock
+        self.wake_fd = wake_fd
+        self._queue: deque[Press] = deque()
+        # Set by the recorder's loop before a long sleep: the next press should wake it.
+        self.wake_wanted = True
+        self.last_input_ms = 0
+        self.failed: str | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _add(self, found: list[Press]) -> None:
+        if not found:
+            return
+        was_empty = not self._queue
+        self._queue.extend(found)
+        if was_empty and self.wake_fd is not None and self.wake_wanted:
+            # Wake the recorder's loop from a long idle sleep so the press is written
+            # within the commit interval; while input flows it polls at a short tick
+            # instead, so fast typing does not wake it for every key.
+            self.wake_wanted = False
+            with contextlib.suppress(OSError):
+                os.write(self.wake_fd, b"\0")
+
+    def drain(self) -> list[Press]:
+        out: list[Press] = []
+        q = self._queue
+        while q:
+            out.append(q.popleft())
+        return out
+
+
+class InputCounter(PressQueue):
     """Counts presses in a background thread; the recorder drains them."""
 
     def __init__(
         self, display_name: str, clock: Callable[[], int] = _now_ms, wake_fd: int | None = None
     ) -> None:
-        self.clock = clock
-        self.wake_fd = wake_fd
+        super().__init__(clock, wake_fd)
         self.ctl = open_display(display_name)
         if not self.ctl.has_extension("RECORD"):
             self.ctl.close()
@@ -88,15 +126,7 @@ class InputCounter:
             self.ctl.sync()
         except Exception as exc:
             raise SessionError(f"cannot create an X RECORD context ({exc})") from exc
-        self._queue: deque[Press] = deque()
-        # Set by the recorder's loop before a long sleep: the next press should wake it.
-        self.wake_wanted = True
-        self.last_input_ms = 0
-        self.failed: str | None = None
         self._thread = threading.Thread(target=self._run, name="xrecord", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
 
     def _run(self) -> None:
         try:
@@ -109,26 +139,11 @@ class InputCounter:
             return
         presses = parse_presses(bytes(reply.data), self.clock())
         if presses:
-            was_empty = not self._queue
-            self._queue.extend(presses)
             self.last_input_ms = presses[-1].ts_ms
-            if was_empty and self.wake_fd is not None and self.wake_wanted:
-                # Wake the recorder's loop from a long idle sleep so the press is written
-                # within the commit interval; while input flows it polls at a short tick
-                # instead, so fast typing does not wake it for every key.
-                self.wake_wanted = False
-                with contextlib.suppress(OSError):
-                    os.write(self.wake_fd, b"\0")
+            self._add(presses)
 
     def alive(self) -> bool:
         return self._thread.is_alive()
-
-    def drain(self) -> list[Press]:
-        out: list[Press] = []
-        q = self._queue
-        while q:
-            out.append(q.popleft())
-        return out
 
     def stop(self, timeout: float = 1.0) -> None:
         try:
