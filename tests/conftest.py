@@ -23,3 +23,13 @@ def _isolated_xdg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo store (``actframes demo``'s day), built once per test module."""
+    from actframes.demo import build_demo_store
+
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    build_demo_store(path)
+    return path

@@ -10,7 +10,7 @@ import pytest
 from actframes.bench.oracle import day_facts
 from actframes.bench.oracle_store import load_store
 from actframes.bench.questions import MIN_QUESTIONS, generate
-from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+from actframes.demo import DEMO_DAY, DEMO_TZ
 
 from .fixtures import DAY, DOC_ID, TZ, hand_native
 
@@ -18,13 +18,6 @@ CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 NOCTILUCA = (
     CORPORA / "activitywatch-noctiluca-2020" / "aw-bucket-export_aw-watcher-window_mauro-pc.json"
 )
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.db"
-    build_demo_store(path)
-    return path
 
 
 def test_demo_day_questions(demo: Path) -> None:

@@ -12,7 +12,7 @@ from actframes.bench.questions import Question, generate
 from actframes.bench.readers import answer, read, read_context, read_json, row_entity
 from actframes.bench.scoring import score
 from actframes.bench.tokens_report import render_day
-from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+from actframes.demo import DEMO_DAY, DEMO_TZ
 from actframes.emit.context_parse import parse_context
 from actframes.emit.token_count import count_tokens
 
@@ -63,13 +63,6 @@ def only_unlisted_entities(misses: list[Question], block: str) -> None:
         assert (q.params["entity_kind"], q.params["entity"]) not in named, q
     if misses:
         assert parse_context(block).get("viewed_more"), "misses without a '+N more' line"
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.db"
-    build_demo_store(path)
-    return path
 
 
 def test_hand_native_day(tmp_path: Path) -> None:

@@ -8,25 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from .wlsession import WaylandSession
-from .xsession import XSession
+from .wlsession import WaylandSession, wayland_session
+from .xsession import XSession, x_session
 
 
 @pytest.fixture
 def xs(tmp_path: Path) -> Iterator[XSession]:
     """Xvfb on a free display with openbox managing windows; both ended by pid."""
-    session = XSession(tmp_path)
-    try:
+    with x_session(tmp_path) as session:
         yield session
-    finally:
-        session.close()
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Iterator[WaylandSession]:
     """Headless sway (as an unprivileged user when the tests run as root), ended by pid."""
-    session = WaylandSession(tmp_path)
-    try:
+    with wayland_session(tmp_path) as session:
         yield session
-    finally:
-        session.close()

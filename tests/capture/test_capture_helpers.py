@@ -134,9 +134,10 @@ def test_stale_pidfile_is_not_a_running_recorder(tmp_path: Path) -> None:
 def test_devtools_url_from_a_loopback_endpoint() -> None:
     import http.server
     import json
-    import threading
 
     from actframes.capture.browser import devtools_url
+
+    from ..local_http import local_http
 
     targets = [
         {"type": "page", "title": "Other", "url": "https://a.example/"},
@@ -153,12 +154,6 @@ def test_devtools_url_from_a_loopback_endpoint() -> None:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+    with local_http(Handler) as endpoint:
         assert devtools_url(endpoint, "Docs - Chromium") == "https://docs.example/x"
-    finally:
-        server.shutdown()
-        server.server_close()
     assert devtools_url(endpoint, "Docs - Chromium", timeout=0.2) is None  # gone: no URL

@@ -17,7 +17,7 @@ import pytest
 from actframes.window import local_day_of
 
 from .wlsession import WaylandSession
-from .xsession import actframes_argv, now_ms, record_argv, rows, wait_for
+from .xsession import day_doc, now_ms, record_argv, rows, wait_for
 
 SECRET_TITLE = "ledger-secret-4711"
 
@@ -33,14 +33,7 @@ def _day(db: Path) -> dict[str, object]:
     day = local_day_of(start, "UTC")
     if local_day_of(now_ms(), "UTC") != day:
         pytest.skip("the session crossed midnight UTC")
-    out = subprocess.run(
-        actframes_argv("day", day, "--db", str(db), "--tz", "UTC", "--format", "json"),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    return dict(json.loads(out))
+    return day_doc(db, day)
 
 
 def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:

@@ -9,13 +9,13 @@ import functools
 import http.server
 import shutil
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from ..local_http import local_http
 from .xsession import GTK_APP, SYSTEM_PYTHON, XSession, need, rows, skip_or_fail, wait_for
 
 LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
@@ -111,15 +111,8 @@ def site(tmp_path: Path) -> Iterator[str]:
     (root / "c.html").write_text(
         "<html><head><title>Page C hidden</title></head><body>private</body></html>"
     )
-    handler = functools.partial(_Quiet, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with local_http(functools.partial(_Quiet, directory=str(root))) as url:
+        yield url
 
 
 def _chromium() -> str:

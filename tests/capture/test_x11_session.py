@@ -5,7 +5,6 @@ within a second of the script, exact key and click counts, the AFK period."""
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import pytest
 from actframes.api import compile_path
 from actframes.window import local_day_of
 
-from .xsession import XSession, actframes_argv, now_ms, rows
+from .xsession import XSession, day_doc, now_ms, rows
 
 IDLE_S = 4  # the AFK threshold, lowered for the test (default 180)
 
@@ -71,14 +70,7 @@ def test_scripted_session(xs: XSession, tmp_path: Path) -> None:
     day = local_day_of(t_start, "UTC")
     if local_day_of(t_stopped, "UTC") != day:
         pytest.skip("the session crossed midnight UTC")
-    out = subprocess.run(
-        actframes_argv("day", day, "--db", str(db), "--tz", "UTC", "--format", "json"),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    doc = json.loads(out)
+    doc = day_doc(db, day)
     frames = doc["frames"]
     assert [f["app"] for f in frames] == ["AppAlpha", "AppBeta", "AppGamma", "[stopped]"]
     fa, fb, fc, _ = frames

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from .xsession import GTK_APP, SYSTEM_PYTHON, Recorder, end_process, wait_for
+from .xsession import GTK_APP, SYSTEM_PYTHON, Recorder, end_process, spawn_into, wait_for
 
 # CI sets this so a lost install step fails the Wayland tests instead of skipping them.
 REQUIRE_WAYLAND = bool(os.environ.get("ACTFRAMES_REQUIRE_WAYLAND"))
@@ -245,17 +245,7 @@ class WaylandSession:
         self, argv: list[str], *, log: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.Popen[Any]:
         """A process of the test's own user (the recorder), like ``XSession.spawn``."""
-        out = open(self.tmp / log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
-        proc = subprocess.Popen(
-            argv,
-            env=env or self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out if log else subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        self.procs.append(proc)
-        return proc
+        return spawn_into(self.procs, argv, self.tmp / log if log else None, env or self.env)
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ group id) in teardown; nothing is ever killed by name. Waits are bounded.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -74,6 +75,24 @@ def end_process(proc: subprocess.Popen[Any], grace: float = 3.0) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def spawn_into(
+    procs: list[subprocess.Popen[Any]], argv: list[str], log: Path | None, env: dict[str, str]
+) -> subprocess.Popen[Any]:
+    """Start a process of the test's own user in a process group of its own (so it is
+    ended by its id), its output appended to ``log`` or dropped, and add it to ``procs``."""
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(
+        argv,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=out if log else subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    procs.append(proc)
+    return proc
+
+
 class XSession:
     def __init__(self, tmp: Path, *, wm: bool = True, xvfb_args: tuple[str, ...] = ()) -> None:
         need("Xvfb", "xdotool", "xterm")
@@ -130,17 +149,7 @@ class XSession:
     def spawn(
         self, argv: list[str], *, log: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.Popen[Any]:
-        out = open(self.tmp / log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
-        proc = subprocess.Popen(
-            argv,
-            env=env or self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out if log else subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        self.procs.append(proc)
-        return proc
+        return spawn_into(self.procs, argv, self.tmp / log if log else None, env or self.env)
 
     def close(self) -> None:
         for proc in reversed(self.procs):
@@ -238,6 +247,18 @@ def record_argv(*args: str) -> list[str]:
 
 def actframes_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "actframes.cli", *args]
+
+
+def day_doc(db: Path, day: str) -> dict[str, Any]:
+    """The document ``actframes day`` compiles from the store for a UTC day, as JSON."""
+    out = subprocess.run(
+        actframes_argv("day", day, "--db", str(db), "--tz", "UTC", "--format", "json"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    return dict(json.loads(out))
 
 
 def rows(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:

@@ -11,14 +11,7 @@ import pytest
 
 from actframes.bench.chart import encode_png
 from actframes.cli import main
-from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.db"
-    build_demo_store(path)
-    return path
+from actframes.demo import DEMO_DAY, DEMO_TZ
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -5,7 +5,6 @@ fail when an option is added to one of them only."""
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
 import click
 from hypothesis import given, settings
@@ -14,17 +13,9 @@ from hypothesis import strategies as st
 from actframes.cli.common import run_day, store_options
 from actframes.cli.day import day
 from actframes.cli.fast_day import DEFAULTS, plain_day
-from actframes.cli.group import cli as group
 from actframes.cli.options import DAY_OPTIONS, STORE_OPTIONS, Opt
 
-
-def _click_params(args: list[str]) -> dict[str, Any] | None:
-    parent = click.Context(group, info_name="actframes", **group.context_settings)
-    try:
-        ctx = day.make_context("day", list(args), parent=parent)
-    except (click.exceptions.ClickException, click.exceptions.Exit):
-        return None
-    return dict(ctx.params)
+from .click_day import click_day_params as _click_params
 
 
 def _options(command: click.Command) -> list[click.Option]:

@@ -4,29 +4,12 @@ takes, with the same values, and leave every other call to click."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import click
 import pytest
 
 from actframes.cli.fast_day import plain_day
 
-
-def _click_params(args: list[str]) -> dict[str, Any] | None:
-    """The parameters click's ``day`` command parses from ``args``, or None when it
-    refuses them (or stops early, as for --help)."""
-    from actframes.cli.day import day
-    from actframes.cli.group import cli as group
-
-    # Under the group's own context, as a real call (the command caches its help option
-    # from the first context it sees: -h comes from the group's settings).
-    parent = click.Context(group, info_name="actframes", **group.context_settings)
-    try:
-        ctx = day.make_context("day", list(args), parent=parent)
-    except (click.exceptions.ClickException, click.exceptions.Exit):
-        return None
-    return dict(ctx.params)
-
+from .click_day import click_day_params as _click_params
 
 CALLS = [
     [],

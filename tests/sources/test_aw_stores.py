@@ -5,9 +5,8 @@ own SQLite file, are checked against a real aw-server in tests/awserver.)"""
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -15,6 +14,7 @@ from actframes.errors import SourceError
 from actframes.sources import open_source
 
 from ..builders import run_cli
+from ..local_http import local_http
 
 
 def _free_port() -> int:
@@ -44,14 +44,8 @@ class _Bad(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def bad_server() -> Iterator[str]:
-    server = HTTPServer(("127.0.0.1", 0), _Bad)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with local_http(_Bad) as url:
+        yield url
 
 
 def test_nothing_answers() -> None:
