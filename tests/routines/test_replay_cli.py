@@ -61,6 +61,22 @@ def browser_env() -> dict[str, str]:
     return cli_env(ACTFRAMES_CHROMIUM_NO_SANDBOX="1")
 
 
+def replay_in_browser(plan: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``actframes replay`` of RID from ``plan`` with SLOTS, in the test's Chromium."""
+    assert CHROMIUM is not None
+    return run_cli(
+        "replay",
+        RID,
+        "--plan",
+        str(plan),
+        "--browser",
+        CHROMIUM,
+        *options,
+        *slot_args(SLOTS),
+        env=browser_env(),
+    )
+
+
 # ---------------------------------------------------------------- no browser needed
 
 
@@ -163,17 +179,7 @@ def test_cli_replay_completes(tmp_path: Path, points: dict[str, tuple[int, int]]
     assert CHROMIUM is not None
     with ClaimsApp() as app:
         plan = write_plan(tmp_path, claim_routine(app.base, points))
-        res = run_cli(
-            "replay",
-            RID,
-            "--plan",
-            str(plan),
-            "--browser",
-            CHROMIUM,
-            "--allow-destructive",
-            *slot_args(SLOTS),
-            env=browser_env(),
-        )
+        res = replay_in_browser(plan, "--allow-destructive")
         assert res.returncode == 0, (res.stdout, res.stderr)
         assert app.submissions == [SLOTS]
     report = json.loads(res.stdout)
@@ -190,18 +196,7 @@ def test_cli_replay_hands_off(tmp_path: Path, points: dict[str, tuple[int, int]]
     assert CHROMIUM is not None
     with ClaimsApp() as app:
         plan = write_plan(tmp_path, claim_routine(app.base, points))
-        res = run_cli(
-            "replay",
-            RID,
-            "--plan",
-            str(plan),
-            "--browser",
-            CHROMIUM,
-            "--format",
-            "md",
-            *slot_args(SLOTS),
-            env=browser_env(),
-        )
+        res = replay_in_browser(plan, "--format", "md")
         assert app.submissions == []
     assert res.returncode == 1, (res.stdout, res.stderr)
     assert "**Stopped at step 13** (click button “Submit”)" in res.stdout
@@ -217,17 +212,7 @@ def test_cli_replay_perturbed(tmp_path: Path, points: dict[str, tuple[int, int]]
     assert CHROMIUM is not None
     with ClaimsApp("missing_element") as app:
         plan = write_plan(tmp_path, claim_routine(app.base, points))
-        res = run_cli(
-            "replay",
-            RID,
-            "--plan",
-            str(plan),
-            "--browser",
-            CHROMIUM,
-            "--allow-destructive",
-            *slot_args(SLOTS),
-            env=browser_env(),
-        )
+        res = replay_in_browser(plan, "--allow-destructive")
         assert app.submissions == []
     assert res.returncode == 1
     stop = json.loads(res.stdout)["stopped"]
