@@ -17,7 +17,7 @@ import pytest
 from actframes.window import local_day_of
 
 from .wlsession import WaylandSession
-from .xsession import day_doc, now_ms, record_argv, rows, wait_for
+from .xsession import day_doc, now_ms, record_argv, rows, sound_titles, wait_for
 
 SECRET_TITLE = "ledger-secret-4711"
 
@@ -151,12 +151,7 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
     killed_at = now_ms()
     rec.kill()
 
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        titles = {r[0] for r in conn.execute("SELECT title FROM snapshots")}
-    finally:
-        conn.close()
+    titles = sound_titles(db)
     done = [line.split() for line in names.read_text().splitlines() if line.strip()]
     # A name is logged when the shell asks for it; foot and sway take a moment more to
     # announce it (longer on a busy machine), so the margin is two seconds, not one.

@@ -4,14 +4,13 @@ store; SIGTERM flushes; the compiler reads the store while the recorder writes i
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
 from actframes.window import local_day_of
 
-from .xsession import XSession, actframes_argv, now_ms, rows
+from .xsession import XSession, actframes_argv, now_ms, rows, sound_titles
 
 
 def test_sigkill_during_heavy_writing(xs: XSession, tmp_path: Path) -> None:
@@ -39,15 +38,10 @@ def test_sigkill_during_heavy_writing(xs: XSession, tmp_path: Path) -> None:
     rec.kill()
 
     # The file is sound ...
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        titles = {r[0] for r in conn.execute("SELECT title FROM snapshots")}
-        stored_keys = conn.execute(
-            "SELECT coalesce(sum(count), 0) FROM input_events WHERE kind = 'key'"
-        ).fetchone()[0]
-    finally:
-        conn.close()
+    titles = sound_titles(db)
+    ((stored_keys,),) = rows(
+        db, "SELECT coalesce(sum(count), 0) FROM input_events WHERE kind = 'key'"
+    )
     # ... and holds everything done more than a second before the kill.
     old = [(t, title, k) for t, title, k in done if t < killed_at - 1000]
     assert len(old) >= 5, "the script did too little to test anything"

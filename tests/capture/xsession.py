@@ -269,6 +269,17 @@ def rows(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         conn.close()
 
 
+def sound_titles(db: Path) -> set[str]:
+    """The snapshot titles of a store its recorder left, even by being killed (opened
+    read-write: SQLite recovers a killed writer's WAL), once the file is checked sound."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return {r[0] for r in conn.execute("SELECT title FROM snapshots")}
+    finally:
+        conn.close()
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
