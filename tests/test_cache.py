@@ -86,6 +86,9 @@ def test_native_fingerprint_serves_without_reading_and_sees_every_change(tmp_pat
         def fingerprint(self, start: int, end: int) -> str | None:
             return self.inner.fingerprint(start, end)
 
+        def commits_seen(self) -> int | None:
+            return self.inner.commits_seen()
+
         def read(self, start: int, end: int) -> None:
             raise AssertionError("read rows although nothing changed")
 

@@ -7,7 +7,9 @@ in this window changed?" without reading a row; a screenpipe-style store by a ha
 window's raw rows, made in SQLite before anything is parsed. When the fingerprint
 matches, the document is served at once. Otherwise the rows are read and
 digested; when the digest matches, the stored document is served and nothing is
-recompiled. Writes go to a temporary file that replaces the old one atomically,
+recompiled. A fingerprint is used, and stored with a document, only when no commit
+landed from before it was taken until the rows were read (``_fingerprint``). Writes go
+to a temporary file that replaces the old one atomically,
 so a crash mid-write leaves either the old entry or the new one, never a torn file; an
 unreadable entry is treated as absent.
 """
@@ -115,12 +117,17 @@ def compile_window_cached(
     if cache is None:
         return compile_capture(source.read(window.start_ms, window.end_ms), window, opts), False
     entry = cache.entry(source, window, opts)
-    fingerprint = _fingerprint(source, window)
+    seen = _commits_seen(source)
+    fingerprint = _fingerprint(source, window, seen)
     if fingerprint is not None:
         hit = cache.get(entry, fingerprint=fingerprint)
         if hit is not None:
             return hit, True
     cap = source.read(window.start_ms, window.end_ms)
+    if fingerprint is not None and _commits_seen(source) != seen:
+        # A commit landed between the fingerprint and the read: the rows read may be
+        # newer than the fingerprinted ones, so the document is kept by digest only.
+        fingerprint = None
     digest = capture_digest(cap)
     hit = cache.get(entry, digest=digest)
     if hit is not None:
@@ -132,7 +139,29 @@ def compile_window_cached(
     return doc, False
 
 
-def _fingerprint(source: Source, window: Window) -> str | None:
+def _fingerprint(source: Source, window: Window, seen: int | None) -> str | None:
+    """The window's fingerprint, if the store keeps one and no commit landed while it
+    was taken (``seen``: the store's commit mark before).
+
+    Why a commit mark and not one read transaction around fingerprint and read: the
+    screenpipe reader reads its events on a second connection, which no transaction of
+    the first one covers; and in rollback-journal mode a read transaction held through
+    a whole read keeps the recorder from committing meanwhile. Why not the fingerprint
+    taken again after the read: a raw-row fingerprint (screenpipe) is equal again when
+    an edit made during the read is undone, whereas ``PRAGMA data_version`` never goes
+    back (``sources.base.data_version``). A source without a commit mark gets no
+    fingerprint used: the digest of the rows read is always sound."""
     method = getattr(source, "fingerprint", None)
-    found = method(window.start_ms, window.end_ms) if callable(method) else None
-    return found if isinstance(found, str) else None
+    if seen is None or not callable(method):
+        return None
+    found = method(window.start_ms, window.end_ms)
+    if not isinstance(found, str) or _commits_seen(source) != seen:
+        return None
+    return found
+
+
+def _commits_seen(source: Source) -> int | None:
+    """The store's commit mark (``commits_seen``: SQLite readers), None without one."""
+    method = getattr(source, "commits_seen", None)
+    found = method() if callable(method) else None
+    return found if isinstance(found, int) else None

@@ -149,6 +149,17 @@ def _cannot_make_shm(exc: sqlite3.DatabaseError, path: Path) -> bool:
     return header[18:20] == b"\x02\x02"  # file format versions 2/2: WAL mode
 
 
+def data_version(conn: sqlite3.Connection) -> int | None:
+    """``PRAGMA data_version`` of a reader's connection: SQLite changes it whenever any
+    other connection commits to the file, in WAL and rollback-journal mode alike, and
+    never changes it back (two equal readings mean no commit landed between them). None
+    when it cannot be read."""
+    try:
+        return int(conn.execute("PRAGMA data_version").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return None
+
+
 def fetch(conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
     """All rows of a query. Invalid UTF-8 in a text column must not abort the read: on the
     first decode failure the connection switches to decoding with replacement (U+FFFD),

@@ -13,7 +13,7 @@ from ..native_schema import READ_TABLES, SCHEMA_VERSION
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import Names, check_ms, first_of_each_id
-from .base import READ_MARGIN_MS, Source, connect_ro, fetch, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, tables
 
 DAY_MS = 86_400_000
 
@@ -34,18 +34,32 @@ class NativeSource(Source):
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn = connect_ro(path)
+        try:
+            self._check_schema()
+        except BaseException:  # a refused store is not left open
+            self._conn.close()
+            raise
+
+    def _check_schema(self) -> None:
         version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             raise SourceError(
-                f"{path}: store schema {version} is newer than this actframes reads "
+                f"{self.path}: store schema {version} is newer than this actframes reads "
                 f"({SCHEMA_VERSION}); upgrade actframes"
             )
         missing = READ_TABLES - tables(self._conn)
         if missing:
-            raise SourceError(f"{path}: native store lacks table(s) {', '.join(sorted(missing))}")
+            names = ", ".join(sorted(missing))
+            raise SourceError(f"{self.path}: native store lacks table(s) {names}")
 
     def close(self) -> None:
         self._conn.close()
+
+    def commits_seen(self) -> int | None:
+        """Changes whenever another connection commits (``base.data_version``): the
+        document cache stores a fingerprint only if no commit landed between it and
+        the read (``cache.py``)."""
+        return data_version(self._conn)
 
     def fingerprint(self, start_ms: int, end_ms: int) -> str | None:
         """What identifies the window's rows without reading them: the store's id and the

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
-from .base import READ_MARGIN_MS, Source, connect_ro, fetch
+from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_frames import frames_grouped, read_frames
 from .screenpipe_input import (
@@ -50,10 +50,14 @@ class ScreenpipeSource(Source):
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn = connect_ro(path)
-        # Sorts (for GROUP BY) in memory: a day's frames outgrow the page cache a sort may
-        # use, and would be spilled to a temporary file.
-        self._conn.execute("PRAGMA temp_store = MEMORY")
-        self._schema = detect(self._conn, path)
+        try:
+            # Sorts (for GROUP BY) in memory: a day's frames outgrow the page cache a sort
+            # may use, and would be spilled to a temporary file.
+            self._conn.execute("PRAGMA temp_store = MEMORY")
+            self._schema = detect(self._conn, path)
+        except BaseException:  # a refused store is not left open
+            self._conn.close()
+            raise
         self._events_conn: sqlite3.Connection | None = None  # opened on the first read
         self._rows_fingerprint: RowsFingerprint | None = None
 
@@ -65,9 +69,20 @@ class ScreenpipeSource(Source):
     def _second_conn(self) -> sqlite3.Connection:
         """The events' connection, kept across reads (opening one parses the schema)."""
         if self._events_conn is None:
-            self._events_conn = connect_ro(self.path, check_same_thread=False)
-            self._events_conn.execute("PRAGMA temp_store = MEMORY")
+            conn = connect_ro(self.path, check_same_thread=False)
+            try:
+                conn.execute("PRAGMA temp_store = MEMORY")
+            except BaseException:
+                conn.close()
+                raise
+            self._events_conn = conn
         return self._events_conn
+
+    def commits_seen(self) -> int | None:
+        """Changes whenever another connection commits (``base.data_version``), also
+        while the events are read on the second connection: the document cache stores
+        a fingerprint only if no commit landed between it and the read (``cache.py``)."""
+        return data_version(self._conn)
 
     def fingerprint(self, start_ms: int, end_ms: int) -> str | None:
         """What identifies every value a read of the window would parse: a hash of its
