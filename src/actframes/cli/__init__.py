@@ -22,6 +22,7 @@ from .fast_day import plain_day, run_plain
 
 def main(argv: list[str] | None = None) -> None:
     common.Process.entry = argv is None
+    common.Process.exit_early = False  # set by this call's command, never an earlier one's
     plain = plain_day(sys.argv[1:] if argv is None else list(argv))
     try:
         if plain is not None:

@@ -18,6 +18,14 @@ from .options import DAY_OPTIONS, Opt
 # The options the plain parser takes: those whose value reaches the command.
 _BY_FLAG = {o.flag: o for o in DAY_OPTIONS if o.expose}
 DEFAULTS: dict[str, Any] = {"date": None, **{o.name: o.default for o in _BY_FLAG.values()}}
+# Those it leaves to click only feed a callback, which sets a process-wide default
+# (--day-start, --no-audible-active); a plain call gives none of them. Each callback, with
+# the value click passes for an option not given (a flag: False, else its default).
+_UNGIVEN = tuple(
+    (o.callback, False if o.kind == "flag" else o.default)
+    for o in DAY_OPTIONS
+    if not o.expose and o.callback is not None
+)
 
 
 def plain_day(args: list[str]) -> dict[str, Any] | None:
@@ -84,7 +92,10 @@ def _value(opt: Opt, value: str) -> Any:
 def run_plain(params: dict[str, Any]) -> None:
     """``run_day`` with what click's ``main`` (standalone_mode=False) does around a
     command: an interrupt becomes an Abort after a newline on stderr, and a closed pipe
-    ends the process with status 1, its streams' flushes quieted."""
+    ends the process with status 1, its streams' flushes quieted. The options a plain call
+    lacks are reset first, as click resets them."""
+    for callback, value in _UNGIVEN:  # what an earlier call in this process set goes
+        callback(None, None, value)
     try:
         run_day(**params)
     except (EOFError, KeyboardInterrupt) as exc:
