@@ -155,7 +155,9 @@ class Store:
 
     def read(self, window: Window) -> Capture:
         """The window's rows as the compiler reads them (evidence rows, reports)."""
-        with self._reading() as src:
+        from .sources.base import reading
+
+        with self._reading() as src, reading(src.path):
             return src.read(window.start_ms, window.end_ms)
 
     def read_and_compile(
@@ -170,14 +172,17 @@ class Store:
 
     def comms(self, window: Window, options: Options | None = None) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
-        with self._reading() as src:
+        from .sources.base import reading
+
+        with self._reading() as src, reading(src.path):
             return compile_comms(src, window, options)
 
     def verify(self, doc: Doc) -> Report:
         """``doc`` audited against the store's rows now (``verify.py``, SPEC §3a)."""
+        from .sources.base import reading
         from .verify import verify
 
-        with self._reading() as src:
+        with self._reading() as src, reading(src.path):
             return verify(doc, src)
 
     def steps(

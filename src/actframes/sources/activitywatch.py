@@ -60,7 +60,15 @@ from .aw_records import (
     web_event,
     window_row,
 )
-from .base import READ_MARGIN_MS, Source, connect_ro, quote_ident, table_columns, tables
+from .base import (
+    READ_MARGIN_MS,
+    Source,
+    connect_ro,
+    quote_ident,
+    reading,
+    table_columns,
+    tables,
+)
 
 _NS_PER_MS = 1_000_000
 # SQL ranges are widened by this much, then the exact test is redone in milliseconds, so a
@@ -165,12 +173,13 @@ class AWSqliteSource(Source):
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
-        # window buckets first, then web, then AFK: the order rejected rows are reported in
-        buckets = [
-            (bucket, self._events(bucket.bid, rowid, lo, hi))
-            for kind in (WINDOW_TYPE, WEB_TYPE, AFK_TYPE)
-            for bucket, rowid in self._of_type(kind)
-        ]
+        with reading(self.path):  # a damaged page or a lock: one line naming the file
+            # window buckets first, then web, then AFK: the order rejected rows are reported in
+            buckets = [
+                (bucket, self._events(bucket.bid, rowid, lo, hi))
+                for kind in (WINDOW_TYPE, WEB_TYPE, AFK_TYPE)
+                for bucket, rowid in self._of_type(kind)
+            ]
         return events_capture(buckets, lo, hi, audible_active=self._audible)
 
     def close(self) -> None:

@@ -30,7 +30,7 @@ from ..text import clean_name
 from .activitywatch import json_event, json_object
 from .aw_capture import events_capture
 from .aw_records import KIND, WINDOW_TYPE, Bucket, Event
-from .base import READ_MARGIN_MS, Source, connect_ro, table_columns, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, reading, table_columns, tables
 
 PEEWEE_TABLES = {"bucketmodel", "eventmodel"}
 _BUCKET_COLUMNS = {"key", "id", "type", "hostname"}
@@ -86,6 +86,11 @@ class AWPeeweeSource(Source):
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
+        with reading(self.path):  # a damaged page or a lock: one line naming the file
+            out = self._read(lo, hi)
+        return events_capture(out, lo, hi, audible_active=self._audible)
+
+    def _read(self, lo: int, hi: int) -> list[tuple[Bucket, list[Event | Rejected]]]:
         out: list[tuple[Bucket, list[Event | Rejected]]] = []
         for bucket, key in self._buckets:
             since = _utc(lo) - timedelta(seconds=self._longest[key]) - _TEXT_SLACK
@@ -101,7 +106,7 @@ class AWPeeweeSource(Source):
                 raw = {"id": eid, "timestamp": stamp, "duration": _decimal(dur), "data": data}
                 events.append(json_event(bucket.bid, i, raw))
             out.append((bucket, [e for e in events if _near(e, lo, hi)]))
-        return events_capture(out, lo, hi, audible_active=self._audible)
+        return out
 
     def close(self) -> None:
         self._conn.close()
