@@ -17,6 +17,7 @@ frames (or rows) it read — and let ``validate`` check them before they are mer
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 from dataclasses import dataclass
@@ -24,8 +25,9 @@ from typing import Any
 
 from .compile.document import Doc
 from .compile.ranges import expand
-from .doc_types import Frame, Inferred
+from .doc_types import Inferred
 from .errors import UsageError
+from .verify import doc_frames, evidence_of, frame_key, frame_pieces
 
 CONFIDENCE = ("high", "medium", "speculative")
 LABEL = re.compile(r"[a-z0-9][a-z0-9._-]*/[^\s/][^\s]*")
@@ -47,11 +49,13 @@ def validate(doc: Doc) -> list[Problem]:
     entries = doc.get("inferred", [])
     if not isinstance(entries, list):
         return [Problem(-1, "'inferred' must be a list")]
-    frames = {f.get("id"): f for f in doc.get("frames", []) if isinstance(f, dict)}
+    frames = {frame_key(f): f for f in doc_frames(doc)}
     cited: set[int] = set()
     for f in frames.values():
-        for p in [f, *f.get("interruptions", [])]:
-            cited.update(expand(p.get("evidence", {}).get("rows", "")))
+        for p in frame_pieces(f):
+            # Rows that are not compact ranges cite nothing.
+            with contextlib.suppress(ValueError, AttributeError):
+                cited.update(expand(evidence_of(p).get("rows", "")))
     problems: list[Problem] = []
     for i, e in enumerate(entries):
         problems += [Problem(i, r) for r in _entry_problems(e, frames, cited)]
@@ -107,7 +111,9 @@ def strip(doc: Doc) -> Doc:
 def merge(doc: Doc, entries: list[Inferred]) -> Doc:
     """``doc`` with ``entries`` added to its Tier-2 layer, refused if any is malformed."""
     out = copy.deepcopy(strip(doc))
-    out["inferred"] = [*doc.get("inferred", []), *entries]
+    kept = doc.get("inferred", [])
+    # (not a list: validate refuses the document's layer as it is)
+    out["inferred"] = [*kept, *entries] if isinstance(kept, list) else kept
     problems = validate(out)
     if problems:
         raise UsageError(problems[0].line())
@@ -166,7 +172,9 @@ def label_frames(doc: Doc, rules: list[Rule]) -> list[Inferred]:
     rule), evidence the matching frames in document order."""
     entries: list[Inferred] = []
     for rule in rules:
-        ids = [f["id"] for f in doc.get("frames", []) if _matches(rule, f)]
+        ids = [
+            f["id"] for f in doc_frames(doc) if isinstance(f.get("id"), str) and _matches(rule, f)
+        ]
         if ids:
             entries.append(
                 {
@@ -178,13 +186,27 @@ def label_frames(doc: Doc, rules: list[Rule]) -> list[Inferred]:
     return entries
 
 
-def _matches(rule: Rule, f: Frame) -> bool:
-    if rule.app and not rule.app.search(f.get("app", "")):
+def _matches(rule: Rule, f: dict[str, Any]) -> bool:
+    # A frame read from a file: a field that is not text (or a list of it) matches nothing.
+    if rule.app and not rule.app.search(_text(f.get("app"))):
         return False
-    if rule.site and not rule.site.search(f.get("site") or ""):
+    if rule.site and not rule.site.search(_text(f.get("site"))):
         return False
-    if rule.title and not any(rule.title.search(t) for t in f.get("titles", [])):
+    if rule.title and not any(rule.title.search(_text(t)) for t in _items(f.get("titles"))):
         return False
     return not (
-        rule.entity and not any(rule.entity.search(p.get("entity", "")) for p in f.get("pages", []))
+        rule.entity
+        and not any(
+            rule.entity.search(_text(p.get("entity")))
+            for p in _items(f.get("pages"))
+            if isinstance(p, dict)
+        )
     )
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _items(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
