@@ -6,6 +6,9 @@ strips and labels it or refuses it in one line; none fails with an error of its 
 from __future__ import annotations
 
 import json
+import resource
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,7 @@ from actframes.tier2 import label_frames, load_rules, merge, strip, validate
 from actframes.verify import verify
 from actframes.window import day_window
 
-from .builders import run_cli
+from .builders import cli_env, run_cli
 from .test_golden import build
 
 Path_ = tuple[str | int, ...]
@@ -148,3 +151,42 @@ def test_the_cli_reports_foreign_shapes(
             proc.stderr,
         )
         assert proc.stderr.count("\n") <= 1 or proc.returncode == 0, proc.stderr
+
+
+def _capped_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI with its address space capped at 1 GiB: listing every id of a range of
+    billions would fail at once (MemoryError) instead of filling the machine."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "actframes.cli", *args],
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        preexec_fn=cap,
+        timeout=60,
+    )
+
+
+def test_huge_ranges_are_checked_without_listing_them(
+    tmp_path: Path, store: Path, good: dict[str, Any]
+) -> None:
+    """Evidence of "1-99999999999" names rows the store lacks (the first ones are shown);
+    an entry citing it names a row no frame cites. Neither lists the ids."""
+    doc = _replaced(good, ("frames", 0, "evidence", "rows"), "1-99999999999")
+    doc["inferred"] = [
+        {"label": "t.x/y", "confidence": "high", "evidence": {"rows": "5-199999999999"}}
+    ]
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    fid = good["frames"][0]["id"]
+    checked = _capped_cli("verify", str(path), "--db", str(store))
+    assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
+    assert f'{fid} evidence.rows: store "rows in the store", document "missing 15,' in (
+        checked.stdout
+    )
+    refused = _capped_cli("tier2", "validate", str(path))
+    assert refused.returncode == 1 and "internal error" not in refused.stderr, refused.stderr
+    assert "inferred[0]: evidence names row 100000000000, which no frame" in refused.stdout

@@ -20,14 +20,14 @@ from __future__ import annotations
 import contextlib
 import copy
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
 from .compile.document import Doc
-from .compile.ranges import expand
 from .doc_types import Inferred
 from .errors import UsageError
-from .verify import doc_frames, evidence_of, frame_key, frame_pieces
+from .verify import doc_frames, evidence_of, frame_key, frame_pieces, spans
 
 CONFIDENCE = ("high", "medium", "speculative")
 LABEL = re.compile(r"[a-z0-9][a-z0-9._-]*/[^\s/][^\s]*")
@@ -50,19 +50,48 @@ def validate(doc: Doc) -> list[Problem]:
     if not isinstance(entries, list):
         return [Problem(-1, "'inferred' must be a list")]
     frames = {frame_key(f): f for f in doc_frames(doc)}
-    cited: set[int] = set()
+    cited: list[tuple[int, int]] = []
     for f in frames.values():
         for p in frame_pieces(f):
             # Rows that are not compact ranges cite nothing.
             with contextlib.suppress(ValueError, AttributeError):
-                cited.update(expand(evidence_of(p).get("rows", "")))
+                cited += spans(evidence_of(p).get("rows", ""))
+    cover = _merged(cited)
     problems: list[Problem] = []
     for i, e in enumerate(entries):
-        problems += [Problem(i, r) for r in _entry_problems(e, frames, cited)]
+        problems += [Problem(i, r) for r in _entry_problems(e, frames, cover)]
     return problems
 
 
-def _entry_problems(e: Any, frames: dict[Any, Any], cited: set[int]) -> list[str]:
+def _merged(found: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Ranges joined where they touch: (firsts, lasts), sorted."""
+    firsts: list[int] = []
+    lasts: list[int] = []
+    for lo, hi in sorted(found):
+        if lasts and lo <= lasts[-1] + 1:
+            lasts[-1] = max(lasts[-1], hi)
+        else:
+            firsts.append(lo)
+            lasts.append(hi)
+    return firsts, lasts
+
+
+def _first_uncovered(
+    wanted: list[tuple[int, int]], cover: tuple[list[int], list[int]]
+) -> int | None:
+    firsts, lasts = cover
+    for lo, hi in wanted:
+        k = bisect_right(firsts, lo) - 1
+        if k < 0 or lasts[k] < lo:
+            return lo
+        if lasts[k] < hi:
+            return lasts[k] + 1  # merged ranges never touch: the next id is not cited
+    return None
+
+
+def _entry_problems(
+    e: Any, frames: dict[Any, Any], cover: tuple[list[int], list[int]]
+) -> list[str]:
     if not isinstance(e, dict):
         return ["an entry must be an object"]
     out = [f"unknown key {k!r}" for k in sorted(set(e) - ENTRY_KEYS)]
@@ -89,15 +118,15 @@ def _entry_problems(e: Any, frames: dict[Any, Any], cited: set[int]) -> list[str
         ]
     if "rows" in ev:
         try:
-            rows = expand(ev["rows"]) if isinstance(ev["rows"], str) else None
+            rows = spans(ev["rows"]) if isinstance(ev["rows"], str) else None
         except ValueError:
             rows = None
         if rows is None:
             out.append("evidence.rows must be compact ranges such as '101-140,145'")
         else:
-            stray = [r for r in rows if r not in cited]
-            if stray:
-                out.append(f"evidence names row {stray[0]}, which no frame of the document cites")
+            stray = _first_uncovered(rows, cover)
+            if stray is not None:
+                out.append(f"evidence names row {stray}, which no frame of the document cites")
     return out
 
 

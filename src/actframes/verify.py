@@ -8,6 +8,7 @@ store changed since the document was made (digest mismatch) and which days that 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -222,15 +223,15 @@ def _diff(where: str, path: str, expected: Any, found: Any, report: Report) -> N
 
 
 def _check_evidence(doc: Doc, snapshots: list[Any], events: list[Any], report: Report) -> None:
-    rows = {s.row_id for s in snapshots}
-    event_ids = {e.event_id for e in events}
+    rows = sorted({s.row_id for s in snapshots if isinstance(s.row_id, int)})
+    event_ids = sorted({e.event_id for e in events if isinstance(e.event_id, int)})
     for f in doc_frames(doc):
         fid = frame_key(f)
         for p in frame_pieces(f):
             ev = evidence_of(p)
             try:
-                missing_rows = [r for r in expand(ev.get("rows", "")) if r not in rows]
-                missing_events = [e for e in expand(ev.get("events", "")) if e not in event_ids]
+                missing_rows = _missing(spans(ev.get("rows", "")), rows)
+                missing_events = _missing(spans(ev.get("events", "")), event_ids)
             except (ValueError, AttributeError):  # not compact ranges (not even text)
                 report.differences.append(Difference(fid, "evidence", "ranges", ev))
                 continue
@@ -252,6 +253,35 @@ def _check_evidence(doc: Doc, snapshots: list[Any], events: list[Any], report: R
                         f"missing {','.join(map(str, missing_events[:10]))}",
                     )
                 )
+
+
+def spans(text: str) -> list[tuple[int, int]]:
+    """Compact ranges (``compile.ranges``: "101-140,145") as (first, last) pairs, read
+    as ``expand`` reads them (a range that runs backwards holds nothing), without listing
+    every id: a document from a file may name "1-99999999999"."""
+    out: list[tuple[int, int]] = []
+    for part in text.split(",") if text else ():
+        lo, sep, hi = part.partition("-")
+        first, last = (int(lo), int(hi)) if sep and lo else (int(part), int(part))
+        if first <= last:
+            out.append((first, last))
+    return out
+
+
+def _missing(wanted: list[tuple[int, int]], have: list[int], limit: int = 10) -> list[int]:
+    """The first ``limit`` ids of ``wanted`` that ``have`` (sorted, distinct) lacks."""
+    out: list[int] = []
+    for lo, hi in wanted:
+        i, j = bisect_left(have, lo), bisect_right(have, hi)
+        if j - i == hi - lo + 1:  # every id of the range is there
+            continue
+        expect = lo
+        for present in [*have[i:j], hi + 1]:
+            out.extend(range(expect, min(present, expect + limit - len(out))))
+            if len(out) >= limit:
+                return out
+            expect = present + 1
+    return out
 
 
 def _days(doc: Doc, fresh: Doc, report: Report) -> list[str]:
