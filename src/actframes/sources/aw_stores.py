@@ -27,6 +27,7 @@ from pathlib import Path
 from ..errors import SourceError
 from ..model import Capture, Rejected
 from ..text import clean_name
+from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from .activitywatch import json_event, json_object
 from .aw_capture import events_capture
 from .aw_records import KIND, WINDOW_TYPE, Bucket, Event
@@ -38,6 +39,8 @@ _EVENT_COLUMNS = {"id", "bucket_id", "timestamp", "duration", "datastr"}
 # Timestamps are compared as text in SQL: a day of slack either side covers any offset a
 # row might carry; the exact test is redone in milliseconds.
 _TEXT_SLACK = timedelta(days=1)
+# No usable event is longer than the range of timestamps read at all.
+_HORIZON_S = (MAX_TS_MS - MIN_TS_MS) // 1000
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 TIMEOUT_S = 10.0
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -113,13 +116,17 @@ class AWPeeweeSource(Source):
 
 
 def _seconds(conn: sqlite3.Connection, key: int) -> int:
+    """The bucket's longest event in whole seconds (rounded up), at most the whole
+    timestamp range: a damaged row's duration (1e308 s, text) is not a date bound."""
     (value,) = conn.execute(
-        "SELECT max(duration) FROM eventmodel WHERE bucket_id = ?", (key,)
+        "SELECT max(duration) FROM eventmodel WHERE bucket_id = ?"
+        " AND typeof(duration) IN ('integer', 'real')",
+        (key,),
     ).fetchone()
     try:
-        return max(0, int(value or 0)) + 1
-    except (TypeError, ValueError, OverflowError):
-        return 0
+        return min(max(0, int(value or 0)), _HORIZON_S) + 1
+    except (ValueError, OverflowError):  # NaN, infinity
+        return _HORIZON_S
 
 
 def _decimal(value: object) -> object:
