@@ -193,10 +193,16 @@ class AWSqliteSource(Source):
         # starttime (no event is longer than the bucket's longest) turns the read into an
         # index range scan instead of a scan of all history before the window.
         lo_ns, hi_ns = (lo - _SQL_SLACK_MS) * _NS_PER_MS, (hi + _SQL_SLACK_MS) * _NS_PER_MS
+        # Then the rows no window selects (a start that is NULL, text, a blob or outside
+        # 2000-2100: SQLite orders text and blobs above every number), read by every read
+        # so that each reports them, as the export reader does; three index ranges.
+        rows = f"SELECT id, starttime, endtime, data FROM events WHERE {self._bucketrow} = ? AND"
+        first, end = MIN_TS_MS * _NS_PER_MS, MAX_TS_MS * _NS_PER_MS
         cur = self._conn.execute(
-            "SELECT id, starttime, endtime, data FROM events"
-            f" WHERE {self._bucketrow} = ? AND starttime >= ? AND starttime < ? AND endtime >= ?",
-            (rowid, lo_ns - self._longest_ns(rowid), hi_ns, lo_ns),
+            f"{rows} starttime >= ? AND starttime < ? AND endtime >= ?"
+            f" UNION ALL {rows} starttime IS NULL UNION ALL {rows} starttime < ?"
+            f" UNION ALL {rows} starttime >= ?",
+            (rowid, lo_ns - self._longest_ns(rowid), hi_ns, lo_ns, rowid, rowid, first, rowid, end),
         )
         return [_sql_event(bid, row) for row in cur]
 

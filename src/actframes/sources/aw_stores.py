@@ -41,6 +41,7 @@ _EVENT_COLUMNS = {"id", "bucket_id", "timestamp", "duration", "datastr"}
 _TEXT_SLACK = timedelta(days=1)
 # No usable event is longer than the range of timestamps read at all.
 _HORIZON_S = (MAX_TS_MS - MIN_TS_MS) // 1000
+_TEXT_TIME = "%Y-%m-%d %H:%M:%S"
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 TIMEOUT_S = 10.0
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -48,6 +49,10 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 def _utc(ms: int) -> datetime:
     return _EPOCH + timedelta(milliseconds=ms)
+
+
+# The range of timestamps a row may hold, as text (the exact test is redone in ms).
+_FIRST_TEXT, _LAST_TEXT = _utc(MIN_TS_MS).strftime(_TEXT_TIME), _utc(MAX_TS_MS).strftime(_TEXT_TIME)
 
 
 class AWPeeweeSource(Source):
@@ -98,10 +103,15 @@ class AWPeeweeSource(Source):
         for bucket, key in self._buckets:
             since = _utc(lo) - timedelta(seconds=self._longest[key]) - _TEXT_SLACK
             until = _utc(hi) + _TEXT_SLACK
+            # Then the rows no window selects (a timestamp that is NULL, a number, a blob
+            # or text outside 2000-2100: numbers order below text, blobs above), read by
+            # every read so that each reports them, as the export reader does.
+            rows = "SELECT id, timestamp, duration, datastr FROM eventmodel WHERE bucket_id = ? AND"
+            lo_text, hi_text = since.strftime(_TEXT_TIME), until.strftime(_TEXT_TIME)
             cur = self._conn.execute(
-                "SELECT id, timestamp, duration, datastr FROM eventmodel"
-                " WHERE bucket_id = ? AND timestamp >= ? AND timestamp < ?",
-                (key, since.strftime("%Y-%m-%d %H:%M:%S"), until.strftime("%Y-%m-%d %H:%M:%S")),
+                f"{rows} timestamp >= ? AND timestamp < ? UNION ALL {rows} timestamp IS NULL"
+                f" UNION ALL {rows} timestamp < ? UNION ALL {rows} timestamp >= ?",
+                (key, lo_text, hi_text, key, key, _FIRST_TEXT, key, _LAST_TEXT),
             )
             events = []
             for i, (eid, stamp, dur, datastr) in enumerate(cur):
