@@ -153,7 +153,8 @@ def data_version(conn: sqlite3.Connection) -> int | None:
     """``PRAGMA data_version`` of a reader's connection: SQLite changes it whenever any
     other connection commits to the file, in WAL and rollback-journal mode alike, and
     never changes it back (two equal readings mean no commit landed between them). None
-    when it cannot be read."""
+    when it cannot be read. (A file ``connect_ro`` opened ``immutable`` shows no commits:
+    SQLite then takes the file as unchanging, and so does every read of it.)"""
     try:
         return int(conn.execute("PRAGMA data_version").fetchone()[0])
     except sqlite3.DatabaseError:
