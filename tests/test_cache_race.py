@@ -11,10 +11,13 @@ stores, in WAL and rollback-journal mode.
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from actframes.api import open_source, to_json
 from actframes.cache import DocCache, compile_window_cached
@@ -95,13 +98,17 @@ def test_native_edit_during_the_read_then_undone(tmp_path: Path, journal: str) -
     _no_stale_after_undo(db, NATIVE_WIN, DocCache(tmp_path / "c"), edit, undo)
 
 
-@pytest.mark.parametrize("wal", [True, False])
-def test_screenpipe_edit_during_the_read_then_undone(tmp_path: Path, wal: bool) -> None:
+def _sp_store(path: Path, wal: bool = False) -> Path:
     frames = [
         (i + 1, f"2026-03-10T09:{i:02d}:00Z", ("Code", "Slack", "Firefox")[i % 3], f"t{i}")
         for i in range(30)
     ]
-    db = screenpipe_db(tmp_path / "sp.db", frames, wal=wal)
+    return screenpipe_db(path, frames, wal=wal)
+
+
+@pytest.mark.parametrize("wal", [True, False])
+def test_screenpipe_edit_during_the_read_then_undone(tmp_path: Path, wal: bool) -> None:
+    db = _sp_store(tmp_path / "sp.db", wal)
     edit = "UPDATE frames SET app_name = 'Terminal' WHERE id = 5"
     undo = "UPDATE frames SET app_name = 'Slack' WHERE id = 5"
     _no_stale_after_undo(db, SP_WIN, DocCache(tmp_path / "c"), edit, undo)
@@ -140,3 +147,67 @@ def test_a_fingerprint_without_a_commit_mark_is_not_trusted(tmp_path: Path) -> N
     with open_source(db) as src:
         doc, hit = compile_window_cached(Unmarked(src), NATIVE_WIN, Options(), cache)  # type: ignore[arg-type]
     assert hit and reads and to_json(doc) == first
+
+
+# Toggles: each flips one value between two states, so that random sequences return the
+# store to earlier states (the case where a wrongly kept document would be served).
+SP_TOGGLES = [
+    (
+        "UPDATE frames SET app_name = 'Terminal' WHERE id = 5",
+        "UPDATE frames SET app_name = 'Slack' WHERE id = 5",
+    ),
+    (
+        "UPDATE frames SET window_name = 'x' WHERE id = 9",
+        "UPDATE frames SET window_name = 't8' WHERE id = 9",
+    ),
+    (
+        "DELETE FROM frames WHERE id = 30",
+        "INSERT INTO frames (id, timestamp, app_name, window_name)"
+        " VALUES (30, '2026-03-10T09:29:00Z', 'Firefox', 't29')",
+    ),
+]
+NATIVE_TOGGLES = [
+    (
+        f"INSERT INTO afk (id, start_ms, end_ms) VALUES (900, {t('09:02:00')}, {t('09:05:00')})",
+        "DELETE FROM afk WHERE id = 900",
+    ),
+    (
+        "UPDATE snapshots SET title = 'other' WHERE id = 3",
+        "UPDATE snapshots SET title = '#eng - Acme - Slack' WHERE id = 3",
+    ),
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    family=st.sampled_from(["native", "screenpipe"]),
+    journal=st.sampled_from(["WAL", "DELETE"]),
+    ops=st.lists(st.tuples(st.integers(0, 2), st.booleans()), min_size=1, max_size=8),
+)
+def test_random_edits_during_reads_never_serve_a_stale_document(
+    family: str, journal: str, ops: list[tuple[int, bool]]
+) -> None:
+    """Any sequence of edits, each landing before a cached compile or inside its read
+    (after the fingerprint), and undone by later ones: every answer is a fresh compile's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        if family == "native":
+            db, win, toggles = build(root / "g.db"), NATIVE_WIN, NATIVE_TOGGLES
+        else:
+            db, win, toggles = _sp_store(root / "sp.db"), SP_WIN, SP_TOGGLES
+        _journal(db, journal)
+        cache = DocCache(root / "c")
+        flipped = [False] * len(toggles)
+
+        def flip(i: int) -> None:
+            _write(db, toggles[i][1] if flipped[i] else toggles[i][0])
+            flipped[i] = not flipped[i]
+
+        for n, during_read in ops:
+            i = n % len(toggles)
+            if during_read:
+                served = _cached(db, win, cache, lambda i=i: flip(i))  # type: ignore[misc]
+            else:
+                flip(i)
+                served = _cached(db, win, cache, None)
+            assert served == _fresh(db, win)
