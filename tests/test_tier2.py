@@ -119,6 +119,10 @@ def test_rows_evidence_within_cited_rows_is_accepted(doc: dict[str, Any]) -> Non
         ("[[label]]\napp='x'", "needs a name"),
         ("[[label]]\nname='x'", "matches nothing"),
         ("[[label", "not valid TOML"),
+        ("label = 5", "must be \\[\\[label\\]\\] tables"),
+        ("[label]\nname='x'\napp='x'", "must be \\[\\[label\\]\\] tables"),
+        ("[[label]]\nname='x'\napp=5", "a regex is text, not 5"),
+        ("[[label]]\nname='x'\napp='x'\ntitle=['a']", "title: a regex is text"),
     ],
 )
 def test_bad_rules_are_one_line_errors(text: str, message: str) -> None:

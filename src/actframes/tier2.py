@@ -177,13 +177,18 @@ def load_rules(text: str, where: str = "rules") -> list[Rule]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{where}: not valid TOML ({exc})") from exc
+    labels = data.get("label", [])
+    if not isinstance(labels, list):
+        raise UsageError(f"{where}: 'label' must be [[label]] tables, one per rule")
     rules = []
-    for n, item in enumerate(data.get("label", []), start=1):
+    for n, item in enumerate(labels, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
             raise UsageError(f"{where}: label #{n} needs a name")
         pats: dict[str, re.Pattern[str] | None] = {}
         for key in ("app", "site", "title", "entity"):
             raw = item.get(key)
+            if raw is not None and not isinstance(raw, str):
+                raise UsageError(f"{where}: label #{n} {key}: a regex is text, not {raw!r}")
             try:
                 pats[key] = re.compile(raw) if isinstance(raw, str) else None
             except re.error as exc:
