@@ -5,13 +5,12 @@ digest of the rows it was compiled from and the store's fingerprint for the wind
 store that keeps change counters (the native store, from schema 3) answers "has anything
 in this window changed?" without reading a row; a screenpipe-style store by a hash of the
 window's raw rows, made in SQLite before anything is parsed. When the fingerprint
-matches, the document is served at once. Otherwise the rows are read and
-digested; when the digest matches, the stored document is served and nothing is
-recompiled. A fingerprint is used, and stored with a document, only when no commit
-landed from before it was taken until the rows were read (``_fingerprint``). Writes go
-to a temporary file that replaces the old one atomically,
-so a crash mid-write leaves either the old entry or the new one, never a torn file; an
-unreadable entry is treated as absent.
+matches, the document is served at once. Otherwise the rows are read and digested; when
+the digest matches, the stored document is served and nothing is recompiled. A
+fingerprint is looked up, and stored with a document, only when no commit landed from
+before it was taken until the rows were read (``_fingerprint``). Writes go to a temporary
+file that replaces the old one atomically, so a crash mid-write leaves either the old
+entry or the new one, never a torn file; an unreadable entry is treated as absent.
 """
 
 from __future__ import annotations
