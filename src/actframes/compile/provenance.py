@@ -32,6 +32,7 @@ CANONICAL_VERSION = "actframes-capture-v1"
 _DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _CHUNK = 4096
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
+_INT_US = "%d" + _US
 
 
 # Below this many snapshots the interpreter's built-in SHA-256 is used: hashlib's, from
@@ -63,8 +64,8 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     # In slices of rows, so a 100k-row day never holds whole columns as strings.
     for i in range(0, len(snaps), _CHUNK):
         ids, ts, apps, titles, urls, devices, durs = zip(*snaps[i : i + _CHUNK], strict=True)
-        part(_US.join(map(str, ids)))
-        part(_US.join(map(str, ts)))
+        part(_joined_ints(ids))
+        part(_joined_ints(ts))
         if durs.count(None) == len(durs):  # point sources: no durations at all
             part(_US * (len(durs) - 1))
         else:
@@ -89,6 +90,12 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     if cap.notes:  # what the reader disclosed shows in the document (blind spots)
         part(_GS.join(sorted(set(cap.notes))))
     return h.hexdigest()
+
+
+def _joined_ints(values: tuple[int, ...]) -> str:
+    """``_US.join(map(str, values))`` (the same text for ints), in half the time: one
+    printf-style format in C, with no string object per value."""
+    return (_INT_US * len(values))[:-1] % values
 
 
 def constants(rules: Rules) -> CompiledConstants:
