@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from functools import partial
 from operator import itemgetter
@@ -69,7 +70,33 @@ def compile_pieces(
     reuse: Reuse | None = None,
 ) -> tuple[Doc, list[Piece]]:
     """The document and the frames it was made of (each with its interruptions, rows and
-    credited time), for views that need a row's own time (``compile/comms.py``)."""
+    credited time), for views that need a row's own time (``compile/comms.py``).
+
+    The cyclic garbage collector is paused for the compile (and left as it was found): a
+    compile makes tens of thousands of container objects — rows, pieces, the document's
+    dicts and lists — that stay alive until it returns, so a collection in the middle
+    (one every 700 allocations) can free none of them, only walk them again and promote
+    them, now and then into a full collection of the whole heap. What a compile drops
+    on the way is freed by reference counting as ever; its only cycles (a row and its
+    piece) outlive it and go at the next collection after it."""
+    paused = gc.isenabled()  # a caller that turned the collector off keeps it off
+    if paused:
+        gc.disable()
+    try:
+        return _compile_pieces(cap, window, options, digest, evidence_max_runs, reuse)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _compile_pieces(
+    cap: Capture,
+    window: Window,
+    options: Options | None,
+    digest: str | None,
+    evidence_max_runs: int | None,
+    reuse: Reuse | None,
+) -> tuple[Doc, list[Piece]]:
     opts = options or Options()
     rules = opts.rules
     source_cap = cap
