@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from itertools import compress, count, islice
+from operator import itemgetter, lt, ne
 from typing import TypeVar
 
 from .. import doc_types
@@ -72,7 +73,7 @@ class Reattributed(Record):
 
 
 _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
-_TS = attrgetter("ts_ms")
+_TS, _APP = itemgetter(1), itemgetter(2)  # ts_ms, app of a Snapshot
 
 
 class _Stream:
@@ -83,7 +84,11 @@ class _Stream:
     def __init__(self, snaps: Sequence[Snapshot], ordered: bool = False) -> None:
         self.snaps = list(snaps) if ordered else sorted(snaps, key=_TIME_THEN_ID)
         self.ts = list(map(_TS, self.snaps))
-        self.apps = [s.app.casefold() for s in self.snaps]
+        raw = list(map(_APP, self.snaps))
+        # A day shows a few dozen apps over thousands of rows: each casefolded once, and
+        # the list made by look-ups in C.
+        folded = {a: a.casefold() for a in set(raw)}
+        self.apps = list(map(folded.__getitem__, raw))
         self._next: dict[bool, tuple[list[int], dict[object, int]]] = {}
         self._of_app: dict[str, tuple[list[int], list[int]]] | None = None
 
@@ -105,14 +110,24 @@ class _Stream:
         """The instants at which the stream shows ``app`` (casefolded) and, for each, the
         index of its first snapshot then (the lowest row id)."""
         if self._of_app is None:
+            # Per run of rows of one app (heartbeats repeat their app), not per row: the
+            # runs are found, and their instants and indices copied, in C.
+            apps, ts = self.apps, self.ts
             made: dict[str, tuple[list[int], list[int]]] = {}
-            for i, (a, t) in enumerate(zip(self.apps, self.ts, strict=True)):
-                at = made.get(a)
+            runs = compress(count(1), map(ne, apps, islice(apps, 1, None)))
+            ends = [*runs, len(apps)] if apps else []
+            begin = 0
+            for end in ends:
+                at = made.get(apps[begin])
                 if at is None:
-                    made[a] = ([t], [i])
-                elif at[0][-1] != t:
-                    at[0].append(t)
-                    at[1].append(i)
+                    at = made[apps[begin]] = ([], [])
+                at[0].extend(ts[begin:end])
+                at[1].extend(range(begin, end))
+                begin = end
+            for a, (at_ts, at_idx) in made.items():
+                if not all(map(lt, at_ts, islice(at_ts, 1, None))):  # repeated instants:
+                    firsts = [True, *map(ne, islice(at_ts, 1, None), at_ts)]  # first rows
+                    made[a] = (list(compress(at_ts, firsts)), list(compress(at_idx, firsts)))
             self._of_app = made
         return self._of_app.get(app, ([], []))
 
