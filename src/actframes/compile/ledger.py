@@ -51,12 +51,14 @@ def build_ledger(pieces: Sequence[Piece]) -> list[LedgerEntry]:
     for p in pieces:
         groups.setdefault(p.key, []).append(p)
     keys = sorted(groups, key=lambda k: (k[0], k[1] is not None, k[1] or ""))
-    exact = [sum(p.credit_ms for p in groups[k]) for k in keys]
+    # Each piece's credit summed once (over its rows), for the entry and its share.
+    credits = {k: [p.credit_ms for p in group] for k, group in groups.items()}
+    exact = [sum(credits[k]) for k in keys]
     seconds = largest_remainder_s(exact)
     ledger: list[LedgerEntry] = []
     for (app, site), ms, secs in zip(keys, exact, seconds, strict=True):
         group = groups[(app, site)]
-        _apportion(group, secs)
+        _apportion(group, credits[(app, site)], secs)
         n_keys = sum(p.input.get("keys", 0) for p in group)
         clicks = sum(p.input.get("clicks", 0) for p in group)
         ledger.append(LedgerEntry(app, site, ms, secs, n_keys, clicks))
@@ -92,8 +94,7 @@ def host_ledgers(pieces: Sequence[Piece]) -> list[tuple[str, list[tuple[str, str
     return out
 
 
-def _apportion(group: Sequence[Piece], total_s: int) -> None:
-    credits = [p.credit_ms for p in group]
+def _apportion(group: Sequence[Piece], credits: list[int], total_s: int) -> None:
     floors = [c // 1000 for c in credits]
     extra = total_s - sum(floors)
     order = sorted(
