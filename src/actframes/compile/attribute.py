@@ -304,7 +304,12 @@ def _attribute_columns(
         name = INPUT_FIELDS[col.kind]
         target_segs = segments_for(col)
         free = i0  # events before this index are taken or left behind
+        # A segment that ends by the next event's time takes nothing and leaves nothing
+        # behind: passed over without a search (most do, for a column of rare input).
+        upcoming = ts[free] if free < i1 else win_end
         for lo, hi, piece in target_segs:
+            if hi <= upcoming:
+                continue
             i = bisect_left(ts, lo, free, i1)
             j = bisect_left(ts, hi, i, i1)
             if i > free:
@@ -315,6 +320,7 @@ def _attribute_columns(
             free = j
             if free >= i1:
                 break
+            upcoming = ts[free]
         if i1 > free:
             _add(un.input, un.event_ids, name, ids, counts, free, i1)
             un.slices.append((col, free, i1))
