@@ -20,17 +20,52 @@ def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
         return ""
     if s[-1] - s[0] == len(s) - 1:  # one run, the usual case for a frame's rows
         return _run(s[0], s[-1])
-    # A run ends where the next id is not one more; the breaks are found in C, so the
-    # work in Python is per run, not per id (a day's evidence lists ~100k ids).
-    ends = [*compress(count(1), map(ne, map(sub, islice(s, 1, None), s), repeat(1))), len(s)]
-    if max_runs is not None and len(ends) > max_runs:
-        return None
+    # A frame's events are a few long runs: each run's end is found by a search from its
+    # start, in a few steps (ids that are sorted and distinct keep s[k] - k the same
+    # along a run and larger after it).
     out = []
-    begin = 0
-    for end in ends:
-        out.append(_run(s[begin], s[end - 1]))
-        begin = end
+    n, begin = len(s), 0
+    while begin < n and len(out) < _SEARCHED_RUNS:
+        end = _run_end(s, begin)
+        out.append(_run(s[begin], s[end]))
+        begin = end + 1
+    if begin < n:
+        # Many short runs (unattributed input): where each ends is found in C, so the
+        # work in Python is per run, not per id (a day's evidence lists ~100k ids).
+        rest = s[begin:]
+        ends = [*compress(count(1), map(ne, map(sub, islice(rest, 1, None), rest), repeat(1)))]
+        ends.append(len(rest))
+        if max_runs is not None and len(out) + len(ends) > max_runs:
+            return None
+        begin = 0
+        for end in ends:
+            out.append(_run(rest[begin], rest[end - 1]))
+            begin = end
+    if max_runs is not None and len(out) > max_runs:
+        return None
     return ",".join(out)
+
+
+_SEARCHED_RUNS = 8  # past these, the rest of the runs are found by a scan
+
+
+def _run_end(s: list[int], begin: int) -> int:
+    """The index of the last id of the run that starts at ``begin`` (``s`` sorted and
+    distinct): steps that double while still in the run, then a bisection."""
+    key = s[begin] - begin
+    n = len(s)
+    last, step = begin, 1  # s[last] is in the run
+    while last + step < n and s[last + step] - (last + step) == key:
+        last += step
+        step *= 2
+    hi = min(last + step, n) - 1  # the run ends in [last, hi]
+    while last < hi:
+        mid = (last + hi + 1) // 2
+        if s[mid] - mid == key:
+            last = mid
+        else:
+            hi = mid - 1
+    return last
 
 
 def expand(text: str) -> list[int]:
