@@ -133,29 +133,41 @@ def views(rows: Sequence[Row]) -> PieceViews:
     shown: dict[Ref, Shown] = {}
     prev: Ref | None = None
     ref: Ref | None = None
-    titles_of: Shown | None = None
-    last: tuple[object, object, object] = (seen, seen, seen)  # matches no row
+    titles_of: Shown | None = None  # the current row's reference's titles, for a URL
+    key = ("", "")  # (app, title) of the current row
+    held, pending = 0, False  # time the key has shown the URL's reference, not yet added
+    last_app: object = seen  # no app, title or URL is this object: the first row is new
+    last_title: object = seen
+    last_url: object = seen
     for r in rows:
         s = r.snap
         app, title, url = s[2], s[3], s[4]
         # Heartbeats repeat the row before (the same strings, from the reader): the same
-        # reference. Looking a row up again when it is not new gives its reference again.
-        if app is not last[0] or title is not last[1] or url is not last[2]:
+        # reference and key. Looking a row up again when it is not new gives them again.
+        if app is not last_app or title is not last_title or url is not last_url:
+            if pending:
+                assert titles_of is not None
+                titles_of[key] = titles_of.get(key, 0) + held
+                held, pending = 0, False
             ref = row_ref(app, title, url)
-            last = (app, title, url)
+            last_app, last_title, last_url = app, title, url
             titles_of = shown.setdefault(ref, {}) if url and ref is not None else None
+            key = (app, title)
         if ref is None:
             continue
         if titles_of is not None:
-            key = (app, title)
-            titles_of[key] = titles_of.get(key, 0) + r.end_ms - r.start_ms
-        if ref != prev:
+            held += r.end_ms - r.start_ms
+            pending = True
+        if ref is not prev and ref != prev:
             got = seen.get(ref)
             if got is None:
                 seen[ref] = [1, r.start_ms]
             else:
                 got[0] += 1
         prev = ref
+    if pending:
+        assert titles_of is not None
+        titles_of[key] = titles_of.get(key, 0) + held
     return PieceViews(seen, shown)
 
 

@@ -23,7 +23,7 @@ def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
     # A frame's events are a few long runs: each run's end is found by a search from its
     # start, in a few steps (ids that are sorted and distinct keep s[k] - k the same
     # along a run and larger after it).
-    out = []
+    out: list[str] = []
     n, begin = len(s), 0
     while begin < n and len(out) < _SEARCHED_RUNS:
         end = _run_end(s, begin)
