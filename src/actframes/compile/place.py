@@ -87,7 +87,8 @@ def place_stream(
     shown: dict[tuple[str, str | None], tuple[str | None, tuple[str, str | None]]] = {}
     last_app: object = shown  # no app or URL is this object: the first row looks up
     last_url: object = shown
-    got: tuple[str | None, tuple[str, str | None]] = (None, ("", None))
+    site: str | None = None
+    key: tuple[str, str | None] = ("", None)
     nexts: list[int | None] = list(map(_TIME, islice(stream, 1, None)))
     nexts.append(None)
     for s, nxt in zip(stream, nexts, strict=True):
@@ -126,6 +127,6 @@ def place_stream(
             if found is None:
                 site = site_of(url) if url else None
                 found = shown[(app, url)] = (site, keys.setdefault((app, site), (app, site)))
-            got, last_app, last_url = found, app, url
-        append(Row(s, got[0], start, end, credit, gap_after, got[1]))
+            (site, key), last_app, last_url = found, app, url
+        append(Row(s, site, start, end, credit, gap_after, key))
     return rows
