@@ -51,7 +51,7 @@ _blocks = st.lists(
 )
 
 
-@given(_blocks, st.none() | st.integers(min_value=0, max_value=30), st.randoms())
+@given(_blocks, st.none() | st.integers(min_value=1, max_value=30), st.randoms())
 def test_compact_within_many_runs(
     blocks: list[tuple[int, int]], max_runs: int | None, rnd: random.Random
 ) -> None:
