@@ -136,6 +136,11 @@ def _compile_pieces(
         rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs
     )
     reattributed = _reattribute(cap, by_device, rows_by_stream, unattributed, window, segs)
+    # Attribution is done with the rows' owners. Unlinked, a row and its piece are no
+    # cycle: what the compile drops is freed at once by reference counting, not left
+    # for the cycle collector to find and free while the caller goes on.
+    for r in placed:
+        r.owner = None
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
