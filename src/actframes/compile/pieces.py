@@ -32,7 +32,7 @@ class Row(Record):
     credit_ms: int  # credited active time: held time inside the window and not away
     gap_after: bool  # a session gap follows this row on its stream
     key: tuple[str, str | None]  # (app, site), the context key
-    owner: Piece | None  # the frame or interruption that holds this row
+    owner: Piece | None  # the frame or interruption that holds it, for attribution only
 
     def __init__(
         self,

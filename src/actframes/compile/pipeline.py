@@ -73,12 +73,12 @@ def compile_pieces(
     credited time), for views that need a row's own time (``compile/comms.py``).
 
     The cyclic garbage collector is paused for the compile (and left as it was found): a
-    compile makes tens of thousands of container objects — rows, pieces, the document's
+    compile makes container objects by the thousand — rows, pieces, the document's
     dicts and lists — that stay alive until it returns, so a collection in the middle
     (one every 700 allocations) can free none of them, only walk them again and promote
     them, now and then into a full collection of the whole heap. What a compile drops
-    on the way is freed by reference counting as ever; its only cycles (a row and its
-    piece) outlive it and go at the next collection after it."""
+    is freed by reference counting: it leaves no cycle (rows are unlinked from their
+    pieces once attribution is done)."""
     paused = gc.isenabled()  # a caller that turned the collector off keeps it off
     if paused:
         gc.disable()
