@@ -3,6 +3,7 @@ event by event with a plain search (written here as the specification, not for s
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,11 +94,17 @@ def test_merge_pass_equals_the_rule_event_by_event(
             assert after == before
 
 
+# The column pass looks at the rows near a few events, at the whole stream for more:
+# both ways (every slice near, every slice whole) against the event pass.
+@pytest.mark.parametrize("near_rows", [0, 1_000_000])
 @settings(max_examples=300, deadline=None)
 @given(snapshots, event_rows)
 def test_column_pass_equals_the_event_pass(
-    snaps: list[Snapshot], rows: list[tuple[int, str | None, str | None, str | None]]
+    near_rows: int,
+    snaps: list[Snapshot],
+    rows: list[tuple[int, str | None, str | None, str | None]],
 ) -> None:
+    from actframes.compile import reattribute as module
     from actframes.compile.place import streams
     from actframes.compile.reattribute import reattribute_columns
     from actframes.model import group_events
@@ -106,7 +113,11 @@ def test_column_pass_equals_the_event_pass(
     by_device = streams(snaps)
     out, rep = reattribute(snaps, events, by_device)
     cols = group_events(list(events))
-    moved, crep = reattribute_columns(snaps, by_device, [(c, 0, len(c.ts)) for c in cols])
+    was, module._NEAR_ROWS = module._NEAR_ROWS, near_rows
+    try:
+        moved, crep = reattribute_columns(snaps, by_device, [(c, 0, len(c.ts)) for c in cols])
+    finally:
+        module._NEAR_ROWS = was
     assert crep.moved == rep.moved
     assert sorted(crep.unattributed) == sorted(rep.unattributed)
     assert crep.summary() == rep.summary()

@@ -13,10 +13,9 @@ When an event has no device, the snapshots of every device are its stream.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress, count, islice
-from operator import itemgetter, lt, ne
+from operator import itemgetter
 from typing import TypeVar
 
 from .. import doc_types
@@ -24,6 +23,9 @@ from ..fast.records import Record
 from ..model import Action, Capture, EventColumn, InputEvent, Snapshot
 
 STALE_MS = 2_000
+# A few unattributed events look only at the rows near them (at most this many per
+# slice of a column), not at the whole stream.
+_NEAR_ROWS = 64
 
 E = TypeVar("E", InputEvent, Action)
 
@@ -91,6 +93,7 @@ class _Stream:
         self.apps = list(map(folded.__getitem__, raw))
         self._next: dict[bool, tuple[list[int], dict[object, int]]] = {}
         self._of_app: dict[str, tuple[list[int], list[int]]] | None = None
+        self._near_rows = 0
 
     def chains(self, titled: bool) -> tuple[list[int], dict[object, int]]:
         """(next index of the same key per index (-1: none), first index of each key);
@@ -110,26 +113,37 @@ class _Stream:
         """The instants at which the stream shows ``app`` (casefolded) and, for each, the
         index of its first snapshot then (the lowest row id)."""
         if self._of_app is None:
-            # Per run of rows of one app (heartbeats repeat their app), not per row: the
-            # runs are found, and their instants and indices copied, in C.
-            apps, ts = self.apps, self.ts
             made: dict[str, tuple[list[int], list[int]]] = {}
-            runs = compress(count(1), map(ne, apps, islice(apps, 1, None)))
-            ends = [*runs, len(apps)] if apps else []
-            begin = 0
-            for end in ends:
-                at = made.get(apps[begin])
+            for i, (a, t) in enumerate(zip(self.apps, self.ts, strict=True)):
+                at = made.get(a)
                 if at is None:
-                    at = made[apps[begin]] = ([], [])
-                at[0].extend(ts[begin:end])
-                at[1].extend(range(begin, end))
-                begin = end
-            for a, (at_ts, at_idx) in made.items():
-                if not all(map(lt, at_ts, islice(at_ts, 1, None))):  # repeated instants:
-                    firsts = [True, *map(ne, islice(at_ts, 1, None), at_ts)]  # first rows
-                    made[a] = (list(compress(at_ts, firsts)), list(compress(at_idx, firsts)))
+                    made[a] = ([t], [i])
+                elif at[0][-1] != t:
+                    at[0].append(t)
+                    at[1].append(i)
             self._of_app = made
         return self._of_app.get(app, ([], []))
+
+    def of_app_near(self, app: str, lo: int, hi: int) -> tuple[list[int], list[int], bool]:
+        """``of_app(app)`` — or, when few rows fall in [lo, hi], only its instants there,
+        found by looking at just those rows (``whole`` False). For events between
+        lo + STALE_MS and hi - STALE_MS that is the same: an instant outside is further
+        than STALE_MS from each, as good as none."""
+        ts = self.ts
+        a, b = bisect_left(ts, lo), bisect_right(ts, hi)
+        # Rows looked at near events, all told, never more than the stream's: past that
+        # (many events: a day of stale input), the whole stream's instants are made once.
+        if b - a > _NEAR_ROWS or self._near_rows + b - a > len(ts):
+            return (*self.of_app(app), True)
+        self._near_rows += b - a
+        apps = self.apps
+        at: list[int] = []
+        idx: list[int] = []
+        for k in range(a, b):
+            if apps[k] == app and (not at or at[-1] != ts[k]):  # an instant's first row
+                at.append(ts[k])
+                idx.append(k)
+        return at, idx, False
 
     def keys(self, titled: bool) -> list[object]:
         if titled:
@@ -295,9 +309,9 @@ def _column_pass(
     want = col.app.casefold() if col.app else ""
     times, ids, counts, kind = col.ts, col.ids, col.counts, col.kind
     n = len(ts)
-    app_ts, app_idx = stream.of_app(want)
+    app_ts, app_idx, whole = stream.of_app_near(want, times[i] - STALE_MS, times[j - 1] + STALE_MS)
     m = len(app_ts)
-    if not m:  # the stream never shows the app: nothing agrees, nothing to move to
+    if not m and whole:  # the stream never shows the app: nothing agrees, nothing to move to
         rep.unattributed.extend(ids[i:j])
         rep.unattributed_by_kind[kind] = rep.unattributed_by_kind.get(kind, 0) + j - i
         return
