@@ -174,7 +174,7 @@ def _compile_pieces(
         digest=digest
         or capture_digest(
             source_cap,
-            [s for st in by_device.values() for s in st] if cap is source_cap else None,
+            _in_order(by_device) if cap is source_cap else None,
         ),
         text_notes=text_notes(r.snap for r in placed) if text_noted else [],
         reattributed=reattributed,
@@ -214,6 +214,13 @@ def _reattribute(
         }
         un.event_ids += again.event_ids
     return report.summary()
+
+
+def _in_order(by_device: dict[str, list[Snapshot]]) -> list[Snapshot]:
+    """Every stream's snapshots, streams in device order (the digest's order)."""
+    if len(by_device) == 1:  # one stream, the usual case: the list itself, not a copy
+        return next(iter(by_device.values()))
+    return [s for st in by_device.values() for s in st]
 
 
 def compiled_obj(opts: Options) -> Compiled:
