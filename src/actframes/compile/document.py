@@ -29,6 +29,7 @@ from .reuse import Reuse, piece_key, rows_key
 SCHEMA_VERSION = 1
 # Fields of every row, read in C (a day has tens of thousands of rows).
 _ROW_ID, _START, _END = attrgetter("snap.row_id"), attrgetter("start_ms"), attrgetter("end_ms")
+_PIECE_START = attrgetter("start_ms")  # Piece.start_ms
 
 Doc = doc_types.Document  # the name the rest of the package imports (types in ``doc_types``)
 
@@ -224,22 +225,27 @@ def evidence(piece: Piece) -> doc_types.Evidence:
 
 
 def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_types.Frame:
-    device: _DeviceKey = {"device": f.device} if f.device else {}
+    first, start, end = f.rows[0], f.start_ms, f.end_ms  # each read once (properties)
+    snap = first.snap
+    device: _DeviceKey = {"device": snap.device} if snap.device else {}
     return {
         "id": f.id,
-        "app": f.app,
-        **site_key(f.site),
+        "app": snap.app,
+        **site_key(first.site),
         **device,
-        "start": clock.iso(f.start_ms),
-        "end": clock.iso(f.end_ms),
+        "start": clock.iso(start),
+        "end": clock.iso(end),
         "active_s": f.active_s,
-        "wall_s": round_half_up_s(f.end_ms - f.start_ms),
+        "wall_s": round_half_up_s(end - start),
         "titles": titles(f.rows),
         "pages": pages(views_of[id(f)]),
         "input": input_obj(f.input),
+        # Most frames have no interruption: nothing to sort then.
         "interruptions": [
-            interruption_obj(i, clock) for i in sorted(f.interruptions, key=lambda p: p.start_ms)
-        ],
+            interruption_obj(i, clock) for i in sorted(f.interruptions, key=_PIECE_START)
+        ]
+        if f.interruptions
+        else [],
         "evidence": evidence(f),
     }
 
