@@ -3,17 +3,20 @@ minings, for a long-lived process (the MCP server).
 
 Mining reads every step of its window (``routines.store_mining.mine_store``), and a store
 being recorded changes at every call. A window of whole days of a store read
-``by_day`` (native) is therefore kept a day at a time (``DaySteps``), each day with the
-store's change token when it was read (``sources/watch.py``, through
+``by_day`` (native, screenpipe-style) is therefore kept a day at a time (``DaySteps``),
+each day with the store's change token when it was read (``sources/watch.py``, through
 ``ResidentCache.store_token``) and the day's fingerprint. A call checks each day,
 cheapest first:
 
 1. the store's token is the one the day saw: nothing was committed since — kept;
 2. the day's fingerprint is unchanged — kept, the new token noted. It covers everything
-   the day's steps read (``sources.actions.steps_fingerprints``): the change counters of the
-   UTC days inside the day and the rows of its read margins, so that rows added today
-   leave yesterday alone (the document cache's fingerprint counts the margins' whole UTC
-   days, so today's rows would move yesterday's);
+   the day's steps read (``sources.actions.steps_fingerprints``). On a native store: the
+   change counters of the UTC days inside the day and the rows of its read margins, so
+   that rows added today leave yesterday alone (the document cache's fingerprint counts
+   the margins' whole UTC days, so today's rows would move yesterday's); on a
+   screenpipe-style one, a hash of the raw rows the day's read keeps by instant
+   (``sources/screenpipe_steps_fingerprint.py``), not of the neighbouring dates its
+   index ranges also hold;
 3. otherwise the day is read again. A day read again to the same steps keeps its
    version, so the mining of unchanged steps is served as it was.
 
@@ -25,7 +28,8 @@ stores, and windows that are not whole days, are mined in one piece, the mining 
 while the store's token is unchanged.
 
 With a ``DayStepsCache`` the days also live on disk (one-shot ``actframes routines``: no
-token, every day checked by its fingerprint), never with typed text.
+token, every day checked by its fingerprint). Typed text is kept nowhere: a mining with
+``include_text`` is read and mined afresh, neither its days nor its routines kept.
 """
 
 from __future__ import annotations
@@ -97,6 +101,13 @@ class ResidentRoutines:
     ) -> Mining:
         """``mine_store`` of the window, from the days kept where they are unchanged
         (``stage`` as there)."""
+        if include_text:
+            # Typed text is kept in no cache: such a mining is read and mined afresh.
+            with self._lock:
+                self.stats["mined"] += 1
+            return mine_store(
+                self.path, self.kind, zone, start_ms, end_ms, rules, include_text, stage
+            )
         by_days = by_day(self.path, self.kind)
         windows = day_windows(zone, start_ms, end_ms) if by_days else None
         if windows is None:

@@ -189,14 +189,12 @@ def workflows(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_workflows(p, simulate_workflows("2026-03-02", 4, TZ, seed=5))
 
 
-def test_a_store_without_day_fingerprints_is_mined_whole_while_unchanged(
-    workflows: Path,
-) -> None:
-    """Screenpipe-style stores keep no change counters: the window is read in one piece,
-    as a cold mining reads it, and the mining kept while the store's token is."""
+def test_a_window_not_of_whole_days_is_mined_whole_while_unchanged(workflows: Path) -> None:
+    """The whole store (no --days) is read in one piece, as a cold mining reads it, and
+    the mining kept while the store's token is."""
     watch = StoreWatch(workflows)
     kept = ResidentRoutines(workflows, None, lambda: watch.token())
-    start, end = window_of(TZ, 4, "2026-03-05")
+    start, end = window_of(TZ, None, None)
     try:
         warm = kept.mining(TZ, start, end, Rules())
         cold = mine_store(workflows, None, TZ, start, end, Rules())

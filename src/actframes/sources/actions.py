@@ -73,17 +73,21 @@ def row_time(path: Path, fam: str, row_id: int) -> int | None:
 
 def steps_fingerprints(path: Path, fam: str, spans: Sequence[tuple[int, int]]) -> list[str | None]:
     """For each [start_ms, end_ms) of ``spans``: everything its action steps read,
-    identified without reading it, where the family's reader can tell (native); None
-    otherwise."""
+    identified without reading it, where the family's reader can tell (native,
+    screenpipe); None otherwise."""
     if fam == "native":
-        from ..sources import native_actions
+        from . import native_actions
 
         return native_actions.fingerprints(path, spans)
+    if fam == "screenpipe":
+        from . import screenpipe_steps_fingerprint
+
+        return screenpipe_steps_fingerprint.fingerprints(path, spans)
     return [None] * len(spans)
 
 
 # Families whose days ``steps_fingerprints`` identifies.
-DAY_FINGERPRINTS = frozenset({"native"})
+DAY_FINGERPRINTS = frozenset({"native", "screenpipe"})
 
 
 def actions(

@@ -118,6 +118,24 @@ class RowsFingerprint:
             return None
         return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
 
+    def kept(self, span: Span) -> str | None:
+        """The fingerprint of the rows a read of ``span`` keeps (``Span.keeps_sql``: by
+        instant, the unparsed ones too) and of the rows no date holds. Unlike ``window``,
+        rows of the ranges that another day keeps leave it alone, so a row added today
+        moves no earlier day's (``resident_routines``); None when the store changed
+        meanwhile."""
+        version = self._data_version()
+        if version != self._version:
+            self._memo.clear()
+            self._version = version
+        h = sha256(b"kept:" + FINGERPRINT_VERSION.encode())
+        h.update(self._part(("schema", ""), self._schema_text))
+        h.update(_sha256(self._rows_text(span.ranges, span.keeps_sql())).digest())
+        h.update(self._part(("odd", ""), self._odd_text))
+        if self._data_version() != version:
+            return None
+        return h.hexdigest()
+
     def settled(self, span: Span, cut_ms: int) -> str | None:
         """What identifies the rows of a read of ``span`` whose instant lies before
         ``cut_ms``, and the rows no date holds: equal marks mean that since, rows were
