@@ -485,45 +485,92 @@ def bench_history_screenpipe(ctx: Context) -> dict[str, Any]:
 ROUTINES_TARGET_S = 1.0  # list_routines over 28 days on a warm server after one new row
 
 
-@benchmark("routines-28d", "list_routines over 28 days (native, 61-day store): cold, warm, new row")
-def bench_routines(ctx: Context) -> dict[str, Any]:
-    from actframes.capture.store import open_store, write_events, write_snapshots
+def _routines_store(family: str) -> Path:
+    """28 days of office routines among free work (benchmarks/workflow_stores.py) in a
+    ``family`` store (native or screenpipe), cached like ``dataset``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import workflow_stores
+
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(Path(workflow_stores.__file__).read_bytes()).hexdigest()[:8]
+    stem = f"routines-28d-{family}"
+    path = DATA_DIR / f"{stem}-{_generator_digest()}-{digest}.db"
+    if path.exists():
+        return path
+    for old in DATA_DIR.glob(f"{stem}-*.db"):
+        old.unlink()
+    print(f"building {path.relative_to(ROOT)} ...", flush=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    workflow_stores.build(tmp, family)
+    tmp.rename(path)
+    return path
+
+
+def _routines(family: str) -> dict[str, Any]:
+    """``list_routines`` over the 28 days through the server's ``Service``, in process: the
+    first call, the same call again, after one new row at the end of the last day (a
+    snapshot or frame: that day is read again, its steps unchanged, the mining kept) and
+    after one click there (read again and mined again)."""
     from actframes.mcp.library import Service
-    from actframes.model import InputEvent, Snapshot
+    from actframes.simulate.writers import format_ts
+
+    source = _routines_store(family)
+    from workflow_stores import LAST_DAY  # on the path now (_routines_store)
 
     work = Path(tempfile.mkdtemp(prefix="routines-", dir=BENCH_DIR))
     store = work / "store.db"
-    store.write_bytes(_history_store("native").read_bytes())
-    last_day = "2026-03-06"  # the 61st day from 2026-01-05
+    store.write_bytes(source.read_bytes())
+    native = family == "native"
+    table, ts_col = ("snapshots", "ts_ms") if native else ("frames", "timestamp")
+    with closing(sqlite3.connect(store)) as c:
+        last = c.execute(f"SELECT max({ts_col}) FROM {table}").fetchone()[0]
+    if not native:
+        from actframes.timeparse import parse_iso_ms
+
+        last = parse_iso_ms(last)
+
+    def write(sql_native: str, sql_sp: str, ts_ms: int) -> None:
+        # Committed on a connection of its own, as a recorder does.
+        with closing(sqlite3.connect(store)) as c, c:
+            c.execute(sql_native if native else sql_sp, (ts_ms if native else format_ts(ts_ms),))
+
     svc = Service(store, "UTC", None, lambda: 0)
     times: dict[str, float] = {}
     try:
         for label in ("cold", "warm"):
             t0 = time.perf_counter()
-            found = svc.routines(28, last_day, 2)
+            found = svc.routines(28, LAST_DAY, 2)
             times[label] = time.perf_counter() - t0
-        conn = open_store(store)
-        last = conn.execute("SELECT max(id), max(ts_ms) FROM snapshots").fetchone()
-        write_snapshots(conn, [Snapshot(last[0] + 1, last[1] + 5_000, "Code", "late edit")])
-        conn.close()
+        write(
+            "INSERT INTO snapshots (ts_ms, device, app, title) VALUES (?, '', 'Code', 'late edit')",
+            "INSERT INTO frames (timestamp, app_name, window_name, focused, device_name)"
+            " VALUES (?, 'Code', 'late edit', 1, 'screen0')",
+            last + 5_000,
+        )
         t0 = time.perf_counter()
-        svc.routines(28, last_day, 2)
+        after = svc.routines(28, LAST_DAY, 2)
         times["new_row"] = time.perf_counter() - t0
         # A click today changes today's steps: that day is read again and mined again.
-        conn = open_store(store)
-        write_events(conn, [InputEvent(_max_id(conn) + 1, last[1] + 6_000, "click", "Code")])
-        conn.close()
+        write(
+            "INSERT INTO input_events (ts_ms, kind, count, device, app) VALUES"
+            " (?, 'click', 1, '', 'Code')",
+            "INSERT INTO ui_events (timestamp, event_type, app_name, click_count)"
+            " VALUES (?, 'click', 'Code', 1)",
+            last + 6_000,
+        )
         t0 = time.perf_counter()
-        svc.routines(28, last_day, 2)
+        svc.routines(28, LAST_DAY, 2)
         times["new_click"] = time.perf_counter() - t0
         kept = dict(svc.store.routines_kept.stats)
     finally:
         svc.close()
     with closing(sqlite3.connect(store)) as c:
-        rows = int(c.execute("SELECT count(*) FROM snapshots").fetchone()[0])
+        rows = int(c.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
     return {
         "rows": rows,
         "routines": len(found),
+        "same_routines_after_row": after == found,
         **{f"{k}_s": round(v, 3) for k, v in times.items()},
         "days_kept": kept,
         "ours": {"median_s": times["new_row"], "peak_rss_mb": 0.0},
@@ -532,8 +579,14 @@ def bench_routines(ctx: Context) -> dict[str, Any]:
     }
 
 
-def _max_id(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT coalesce(max(id), 0) FROM input_events").fetchone()[0])
+@benchmark("routines-28d", "list_routines over 28 days of routines (native): cold, warm, new row")
+def bench_routines(ctx: Context) -> dict[str, Any]:
+    return _routines("native")
+
+
+@benchmark("routines-28d-sp", "the same on a screenpipe-style store: cold, warm, new row")
+def bench_routines_screenpipe(ctx: Context) -> dict[str, Any]:
+    return _routines("screenpipe")
 
 
 COMPILE_TARGET_MS = 10.0  # in-process compile of the 2.6k day

@@ -5,18 +5,20 @@ A day's steps (``routines/step_streams.read_steps``) read three things:
 
 - the day's capture, ``READ_MARGIN_MS`` either side (``ScreenpipeSource.read``): the rows
   its read keeps by instant, and the rows no date holds (``RowsFingerprint.kept``);
-- its actions (``screenpipe_actions``): ``ui_events`` of the day, every column that
-  reader uses — of ``text_content`` only its type and length (typed text is never hashed;
-  a NUL hides the characters after it from ``length()``, so a row holding one gives a
-  fingerprint that never repeats and its day is always read);
+- its actions (``screenpipe_actions``): ``ui_events`` of the day. The capture's part
+  holds their type, modifiers, counts, app and the length of ``text_content``; the
+  columns only actions read (window, URL, point, element) and the text's type are added
+  here over the same rows. Typed text is never hashed: a NUL hides the characters after
+  it from ``length()``, so a day with one in a typed text has no fingerprint (always
+  read);
 - its element trees: ``elements`` of the frames within 5 s of the day, with the frame's
   time and window.
 
-Actions and trees are hashed over the capture's rows (a superset: the margins are wider),
-so a row of another day changes only that day's fingerprint unless it lies within the
-margins. Each value is written exactly (text in hex, the rest by ``quote()``). The
-tables' definitions are in the capture's part. None where the store cannot be read or
-changed while it was being fingerprinted.
+Actions and trees are hashed over the capture's rows (a superset: its margins are wider),
+so a row changes the fingerprint of the day it lies in (or whose margins it lies in),
+and no other. Each value is written exactly (``_row``). The tables' definitions are in
+the capture's part. None where the store cannot be read or changed while it was being
+fingerprinted.
 """
 
 from __future__ import annotations
@@ -34,25 +36,11 @@ from .screenpipe_time import Span
 
 STEPS_VERSION = "sp-steps-1"
 
-_EVENT_COLS = (
-    "event_type",
-    "app_name",
-    "window_title",
-    "browser_url",
-    "x",
-    "y",
-    "element_role",
-    "element_name",
-    "text_length",
-    "click_count",
-    "modifiers",
-)
-_TEXT_LEN = (
-    "typeof(text_content) || ',' || iif(instr(CAST(text_content AS BLOB), X'00'),"
-    " 'nul:' || random(), quote(length(text_content)))"
-)
-_SEP = " || ',' || "
+# The columns of ``ui_events`` the actions read beyond those of the capture's part
+# (``RowsFingerprint``: id, time, type, modifiers, text length, text_length, clicks, app).
+_EVENT_COLS = ("window_title", "browser_url", "x", "y", "element_role", "element_name")
 _ELEMENT_COLS = ("role", "text", "left_bound", "top_bound", "width_bound", "height_bound")
+_TREE_COLS = {"frame_id", "role", "left_bound", "top_bound", "width_bound", "height_bound"}
 
 
 def fingerprints(path: Path, spans: Sequence[tuple[int, int]]) -> list[str | None]:
@@ -81,8 +69,11 @@ def _fingerprint(
     capture = rows.kept(span)
     if capture is None:
         return None
+    events = parts.events(span)
+    if events is None:
+        return None
     h = sha256(f"{STEPS_VERSION}:{capture}".encode())
-    h.update(parts.events(span))
+    h.update(events)
     h.update(parts.elements(span))
     if fetch(conn, "PRAGMA data_version", ()) != version:
         return None
@@ -96,44 +87,59 @@ class _Parts:
         self._conn, self._s = conn, s
         present = tables(conn)
         self._events: str | None = None
+        self._nul = "0"
         if "ui_events" in present:
             ecols = table_columns(conn, "ui_events")
-            cols = [_exact(c if c in ecols else "NULL") for c in ("id", "timestamp", *_EVENT_COLS)]
-            text = _TEXT_LEN if "text_content" in ecols else "NULL"
-            self._events = _SEP.join([*cols, text])
+            cols = ["id", *(c if c in ecols else "NULL" for c in _EVENT_COLS)]
+            if "text_content" in ecols:
+                # Its type: a blob of the same length counts otherwise (text_length).
+                cols.append("typeof(text_content)")
+                self._nul = "instr(CAST(text_content AS BLOB), X'00')"
+            self._events = _row(cols)
         self._elements: str | None = None
         if "elements" in present:
             el = table_columns(conn, "elements")
-            if {"frame_id", "role", "left_bound", "top_bound", "width_bound", "height_bound"} <= el:
+            if _TREE_COLS <= el:
                 win = "f.window_name" if "window_name" in s.fcols else "NULL"
                 cols = ["e.frame_id", "f.timestamp", win]
-                cols += [f"e.{c}" if c in el else "NULL" for c in _ELEMENT_COLS]
-                self._elements = _SEP.join(_exact(c) for c in cols)
+                self._elements = _row(
+                    cols + [f"e.{c}" if c in el else "NULL" for c in _ELEMENT_COLS]
+                )
 
-    def events(self, span: Span) -> bytes:
+    def events(self, span: Span) -> bytes | None:
+        """None when a typed text holds a NUL: ``length()`` stops there, so the capture's
+        part cannot tell its length (the day is then always read)."""
         if self._events is None:
             return b"events:none"
         where = span.rows("ui_events", self._s.events_indexed)
-        return self._joined("events", f"SELECT {self._events} AS r FROM {where}")
+        n, text, nul = fetch(
+            self._conn,
+            f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB), max(nul)"
+            f" FROM (SELECT {self._events} AS r, {self._nul} AS nul FROM {where})",
+        )[0]
+        if nul:
+            return None
+        return b"events:%d:" % n + (text if isinstance(text, bytes) else b"")
 
     def elements(self, span: Span) -> bytes:
         if self._elements is None:
             return b"elements:none"
         frames = f"SELECT frames.id FROM {span.rows('frames', self._s.frames_indexed)}"
-        return self._joined(
-            "elements",
-            f"SELECT {self._elements} AS r FROM elements e JOIN frames f ON f.id = e.frame_id"
-            f" WHERE e.frame_id IN ({frames})",
-        )
-
-    def _joined(self, label: str, rows_sql: str) -> bytes:
         n, text = fetch(
-            self._conn, f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM ({rows_sql})"
+            self._conn,
+            f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM (SELECT {self._elements}"
+            f" AS r FROM elements e JOIN frames f ON f.id = e.frame_id"
+            f" WHERE e.frame_id IN ({frames}))",
         )[0]
-        return f"{label}:{n}:".encode() + (text if isinstance(text, bytes) else b"")
+        return b"elements:%d:" % n + (text if isinstance(text, bytes) else b"")
 
 
-def _exact(col: str) -> str:
-    """A value written so that no other value reads the same: text as its bytes in hex
-    (``quote()`` stops at a NUL), the rest by ``quote()`` (exact reals, blobs in hex)."""
-    return f"(CASE typeof({col}) WHEN 'text' THEN 't' || hex({col}) ELSE quote({col}) END)"
+def _row(cols: list[str]) -> str:
+    """The values as one JSON array, each exact: JSON writes text whole (a NUL too) but a
+    real to 15 digits and no blob, so those two are written by ``quote()`` (exact), with
+    their type."""
+    wrapped = (
+        f"iif(typeof({c}) IN ('real', 'blob'), json_array(typeof({c}), quote({c})), {c})"
+        for c in cols
+    )
+    return f"json_array({', '.join(wrapped)})"
