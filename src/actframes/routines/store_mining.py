@@ -105,9 +105,10 @@ def day_windows(zone: str, start_ms: int, end_ms: int) -> list[Window] | None:
 
 def by_day(path: Path, source: str | None) -> bool:
     """Is the store read a day at a time? Where a day's steps can be fingerprinted
-    (``sources.actions.DAY_FINGERPRINTS``), so that keeping days pays; other readers pay a
-    fixed cost per read (a scan for rows without a usable time), and read in one piece."""
-    return store_actions.family(path, source) in store_actions.DAY_FINGERPRINTS
+    (``sources.actions.days_fingerprinted``), so that keeping days pays; other readers pay
+    a fixed cost per read (an export parsed whole, a scan for rows without a usable time),
+    and read in one piece."""
+    return store_actions.days_fingerprinted(path, store_actions.family(path, source))
 
 
 def read_day(

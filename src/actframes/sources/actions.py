@@ -74,7 +74,7 @@ def row_time(path: Path, fam: str, row_id: int) -> int | None:
 def steps_fingerprints(path: Path, fam: str, spans: Sequence[tuple[int, int]]) -> list[str | None]:
     """For each [start_ms, end_ms) of ``spans``: everything its action steps read,
     identified without reading it, where the family's reader can tell (native,
-    screenpipe); None otherwise."""
+    screenpipe, aw-server-rust); None otherwise."""
     if fam == "native":
         from . import native_actions
 
@@ -83,11 +83,23 @@ def steps_fingerprints(path: Path, fam: str, spans: Sequence[tuple[int, int]]) -
         from . import screenpipe_steps_fingerprint
 
         return screenpipe_steps_fingerprint.fingerprints(path, spans)
+    if fam == "activitywatch":
+        from . import aw_steps_fingerprint
+
+        return aw_steps_fingerprint.fingerprints(path, spans)
     return [None] * len(spans)
 
 
-# Families whose days ``steps_fingerprints`` identifies.
-DAY_FINGERPRINTS = frozenset({"native", "screenpipe"})
+def days_fingerprinted(path: Path, fam: str) -> bool:
+    """Does ``steps_fingerprints`` identify the store's days? Native and screenpipe-style
+    stores, and aw-server-rust's database (not an export, read whole at every read)."""
+    if fam in ("native", "screenpipe"):
+        return True
+    if fam == "activitywatch":
+        from .aw_steps_fingerprint import is_aw_sqlite
+
+        return is_aw_sqlite(path)
+    return False
 
 
 def actions(

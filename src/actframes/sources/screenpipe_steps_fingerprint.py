@@ -16,7 +16,7 @@ A day's steps (``routines/step_streams.read_steps``) read three things:
 
 Actions and trees are hashed over the capture's rows (a superset: its margins are wider),
 so a row changes the fingerprint of the day it lies in (or whose margins it lies in),
-and no other. Each value is written exactly (``_row``). The tables' definitions are in
+and no other. Each value is written exactly (``exact_rows``). The tables' definitions are in
 the capture's part. None where the store cannot be read or changed while it was being
 fingerprinted.
 """
@@ -30,6 +30,7 @@ from pathlib import Path
 from ..errors import SourceError
 from ..fast.fasthash import sha256
 from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
+from .exact_rows import json_row
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema, detect
 from .screenpipe_time import Span
@@ -95,14 +96,14 @@ class _Parts:
                 # Its type: a blob of the same length counts otherwise (text_length).
                 cols.append("typeof(text_content)")
                 self._nul = "instr(CAST(text_content AS BLOB), X'00')"
-            self._events = _row(cols)
+            self._events = json_row(cols)
         self._elements: str | None = None
         if "elements" in present:
             el = table_columns(conn, "elements")
-            if _TREE_COLS <= el:
+            if el >= _TREE_COLS:
                 win = "f.window_name" if "window_name" in s.fcols else "NULL"
                 cols = ["e.frame_id", "f.timestamp", win]
-                self._elements = _row(
+                self._elements = json_row(
                     cols + [f"e.{c}" if c in el else "NULL" for c in _ELEMENT_COLS]
                 )
 
@@ -132,14 +133,3 @@ class _Parts:
             f" WHERE e.frame_id IN ({frames}))",
         )[0]
         return b"elements:%d:" % n + (text if isinstance(text, bytes) else b"")
-
-
-def _row(cols: list[str]) -> str:
-    """The values as one JSON array, each exact: JSON writes text whole (a NUL too) but a
-    real to 15 digits and no blob, so those two are written by ``quote()`` (exact), with
-    their type."""
-    wrapped = (
-        f"iif(typeof({c}) IN ('real', 'blob'), json_array(typeof({c}), quote({c})), {c})"
-        for c in cols
-    )
-    return f"json_array({', '.join(wrapped)})"
