@@ -300,3 +300,21 @@ def test_days_on_disk_serve_a_later_process_without_typed_text(tmp_path: Path) -
     with_text, stats = run(include_text=True)
     assert "xxx" in with_text[0]  # the typed text is in the plan's values...
     assert list(cache.root.iterdir()) == []  # ...and in no file
+
+
+def test_typed_text_is_kept_in_no_memory(tmp_path: Path) -> None:
+    """A mining with typed text is read and mined afresh: neither its days nor its
+    routines stay in a long-lived process."""
+    path = _store(tmp_path / "store.db", TZ)
+    watch = StoreWatch(path)
+    kept = ResidentRoutines(path, None, lambda: watch.token())
+    start, end = window_of(TZ, 3, UNTIL)
+    try:
+        first = kept.mining(TZ, start, end, RULES, include_text=True)
+        again = kept.mining(TZ, start, end, RULES, include_text=True)
+        assert "xxx" in json.dumps(first.routines) and again is not first
+        assert _bytes(again) == _bytes(first)
+        assert kept.stats == {"served": 0, "fingerprint": 0, "read": 0, "mined": 2}
+        assert not kept._days and not kept._minings
+    finally:
+        watch.close()
