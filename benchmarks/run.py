@@ -535,7 +535,16 @@ def _routines(family: str) -> dict[str, Any]:
         with closing(sqlite3.connect(store)) as c, c:
             c.execute(sql_native if native else sql_sp, (ts_ms if native else format_ts(ts_ms),))
 
-    svc = Service(store, "UTC", None, lambda: 0)
+    # The server's disk cache in the work folder, not the user's (the cold call fills it).
+    saved = os.environ.get("ACTFRAMES_CACHE")
+    os.environ["ACTFRAMES_CACHE"] = str(work / "cache")
+    try:
+        svc = Service(store, "UTC", None, lambda: 0)
+    finally:
+        if saved is None:
+            os.environ.pop("ACTFRAMES_CACHE")
+        else:
+            os.environ["ACTFRAMES_CACHE"] = saved
     times: dict[str, float] = {}
     try:
         for label in ("cold", "warm"):

@@ -228,8 +228,8 @@ class Store:
     ) -> Mining:
         """Routines mined from the steps of [start_ms, end_ms), the days' steps kept
         (``resident_routines``): in memory by a resident store, on disk (whole days of a
-        native store, by their fingerprint) unless ``disk_cache`` is off; only the days
-        that changed are read again."""
+        store whose days have fingerprints, by them) unless ``disk_cache`` is off; only
+        the days that changed are read again."""
         return self.routines_kept.mining(tz, start_ms, end_ms, rules, include_text, stage)
 
     @property
