@@ -96,6 +96,23 @@ def _event(conn: sqlite3.Connection, ms: int, kind: str, app: str, k: int, style
     )
 
 
+_EVENT_EDITS: list[tuple[str, object]] = [
+    ("element_name", "Submit"),
+    ("element_role", "AXLink"),
+    ("text_content", None),
+    ("event_type", "click"),
+    ("event_type", "clipboard"),
+    ("window_title", "Code page"),
+    ("browser_url", PAGES[2]),
+    ("x", 400),
+    ("y", 2.5),
+    ("click_count", 0),
+    ("modifiers", 2),
+    ("app_name", "Code"),
+    ("text_length", 9),
+]
+
+
 class _Writer:
     """Changes the store as plain committed SQL, the way a recorder would."""
 
@@ -128,9 +145,11 @@ class _Writer:
                     (PAGES[k], app, rid),
                 )
             elif what == "edit" and table == "ui_events":
-                # Another target, another length of typed text, another kind.
-                column = ("element_name", "text_content", "event_type")[k]
-                value = ("Submit", "y" * (3 + int(pick * 5)), "click")[k]
+                # Each column the steps read: target, typed length, kind, window, page,
+                # point, look-up row or click, shortcut or clipboard operation.
+                column, value = _EVENT_EDITS[(k * 7 + int(pick * 97)) % len(_EVENT_EDITS)]
+                if column == "text_content":
+                    value = "y" * (3 + int(pick * 5))
                 self.conn.execute(f"UPDATE ui_events SET {column} = ? WHERE id = ?", (value, rid))
             elif what == "edit":
                 self.conn.execute(
