@@ -21,7 +21,8 @@ from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
 from .base import connect_ro, fetch, table_columns, tables
 from .screenpipe_input import EVENT_KINDS, clipboard_op
-from .screenpipe_time import date_bounds
+from .screenpipe_schema import detect
+from .screenpipe_time import Span, date_bounds
 
 # A look-up row names the click at the same point at most this long before it.
 LOOKUP_MS = 2_000
@@ -51,28 +52,34 @@ def read(
 ) -> tuple[list[Action], list[Element], dict[str, ScreenSize]]:
     conn = connect_ro(path)
     try:
-        return _read(conn, start_ms, end_ms, include_text), _elements(conn, start_ms, end_ms), {}
+        indexed = detect(conn, path).events_indexed
+        acts = _read(conn, indexed, start_ms, end_ms, include_text)
+        return acts, _elements(conn, start_ms, end_ms), {}
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: cannot read ({exc})") from exc
     finally:
         conn.close()
 
 
-def _read(conn: sqlite3.Connection, start_ms: int, end_ms: int, include_text: bool) -> list[Action]:
+def _read(
+    conn: sqlite3.Connection, indexed: bool, start_ms: int, end_ms: int, include_text: bool
+) -> list[Action]:
     if "ui_events" not in tables(conn):
         return []
     c = table_columns(conn, "ui_events")
-    lo, hi = date_bounds(start_ms, end_ms)
+    # The rows the capture's read keeps for the window (screenpipe_time.Span), so that
+    # only the window's rows are parsed here, not the days either side its dates reach.
+    rows = Span(start_ms, end_ms).rows("ui_events", indexed)
     q = (
         f"SELECT id, timestamp, event_type, {_col(c, 'app_name')}, {_col(c, 'window_title')},"
         f" {_col(c, 'browser_url')}, {_col(c, 'x')}, {_col(c, 'y')},"
         f" {_col(c, 'element_role')}, {_col(c, 'element_name')}, {_col(c, 'text_content')},"
         f" {_col(c, 'text_length')}, {_col(c, 'click_count')}, {_col(c, 'modifiers')}"
-        " FROM ui_events WHERE timestamp >= ? AND timestamp < ?"
+        f" FROM {rows}"
     )
     out: list[Action] = []
     lookups: list[tuple[int, int, object, object, object, object]] = []
-    for row in fetch(conn, q, (lo, hi)):
+    for row in fetch(conn, q):
         rid, ts_raw, et, app, title, url, x, y, role, name, txt, nbytes, clicks, mods = row
         ts = _ms(ts_raw)
         if not isinstance(rid, int) or ts is None or not start_ms <= ts < end_ms:
