@@ -58,9 +58,11 @@ def _mark(source: Source, window: Window, cut_ms: int) -> Hashable:
 
 def cut_of(cap: Capture, window: Window) -> int | None:
     """The cut for a capture of ``window``: ``CUT_SLACK_MS`` before its last snapshot in
-    the window; None without one."""
+    the window, down to a whole second; None without one."""
     last = max((s.ts_ms for s in cap.snapshots if s.ts_ms < window.end_ms), default=None)
-    return None if last is None else last - CUT_SLACK_MS
+    # A whole second: a screenpipe-style read from it then places most rows by their
+    # text, where a read from any other instant parses every row of the day before it.
+    return None if last is None else (last - CUT_SLACK_MS) // 1000 * 1000
 
 
 def after_full_read(
