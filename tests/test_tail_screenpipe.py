@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -15,6 +16,8 @@ from actframes.emit.json_out import to_json
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, write_screenpipe
 from actframes.simulate.writers import format_ts
+from actframes.sources.screenpipe import ScreenpipeSource
+from actframes.tail import CUT_SLACK_MS
 
 from .tail_days import LATE_MS, WINDOW, first_rows
 from .tail_days import fresh as _fresh
@@ -45,12 +48,22 @@ class _Writer:
         if what.startswith("late_"):
             at = self._newest() - LATE_MS
         with self.conn:
-            if what in ("frame", "late_frame"):
+            if what in ("frame", "late_frame", "late_odd_frame", "offset_frame"):
+                stamp = format_ts(at)
+                if what == "late_odd_frame":
+                    # A leading space: text no date's index range holds, which every
+                    # read takes from the odd rows (and parses, and places by instant).
+                    stamp = " " + stamp
+                elif what == "offset_frame":
+                    # Local time 5 h behind UTC: its text orders hours before the rows
+                    # of its instant (a tail read must still find it).
+                    local = datetime.fromtimestamp(at / 1000, timezone(timedelta(hours=-5)))
+                    stamp = local.isoformat(timespec="milliseconds")
                 self.conn.execute(
                     "INSERT INTO frames (id, video_chunk_id, offset_index, timestamp, name,"
                     " app_name, window_name, focused, device_name)"
                     " VALUES (?,1,0,?,'v.mp4',?,?,1,'')",
-                    (self._next_id("frames"), format_ts(at), APPS[app], f"w{secs % 3}"),
+                    (self._next_id("frames"), stamp, APPS[app], f"w{secs % 3}"),
                 )
             elif what in ("click", "late_click"):
                 self.conn.execute(
@@ -69,9 +82,13 @@ class _Writer:
                 )
 
 
+OPS = [
+    "frame", "frame", "click", "late_frame", "late_click", "edit", "delete",
+    "late_odd_frame", "offset_frame",
+]  # fmt: skip
 steps = st.lists(
     st.tuples(
-        st.sampled_from(["frame", "frame", "click", "late_frame", "late_click", "edit", "delete"]),
+        st.sampled_from(OPS),
         st.integers(0, 400),
         st.integers(0, 2),
     ),
@@ -113,4 +130,47 @@ def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> 
         assert cache.stats["tail"] == before["tail"], cache.stats
     finally:
         writer.conn.close()
+        cache.close()
+
+
+def test_an_odd_row_inserted_before_the_cut_makes_it_read_whole(tmp_path: Path) -> None:
+    """Rows no date holds are read for every window: one inserted before the cut changes
+    the mark (it was once kept from an earlier state of the store)."""
+    path = write_screenpipe(tmp_path / "store.db", _day(60))
+    cache = ResidentCache(path)
+    writer = _Writer(path)
+    try:
+        cache.document(WINDOW)
+        for op in ("frame", "frame", "late_odd_frame", "frame"):
+            writer.do(op, 5, 1)
+            assert to_json(cache.document(WINDOW)) == _fresh(path), op
+        assert cache.stats["compiled"] == 2, cache.stats
+    finally:
+        writer.conn.close()
+        cache.close()
+
+
+def test_rows_whose_text_orders_before_the_tail_are_still_read(tmp_path: Path) -> None:
+    """A tail read skips the text before its start only while every settled row has a UTC
+    timestamp: a row written in local time (text hours before its instant) is found."""
+    path = write_screenpipe(tmp_path / "store.db", _day(60))
+    src = ScreenpipeSource(path)
+    cache = ResidentCache(path)
+    writer = _Writer(path)
+    try:
+        cache.document(WINDOW)
+        cut = writer._newest() - CUT_SLACK_MS
+        utc_mark = src.settled_mark(WINDOW.start_ms, WINDOW.end_ms, cut)
+        assert utc_mark is not None and utc_mark.in_utc
+        writer.do("offset_frame", 2, 2)  # its instant: after the newest row
+        offset_mark = src.settled_mark(WINDOW.start_ms, WINDOW.end_ms, cut)
+        assert offset_mark is not None and not offset_mark.in_utc
+        tails = cache.stats["tail"]
+        for i in range(8):
+            writer.do("frame" if i % 2 else "click", 3, i % 3)
+            assert to_json(cache.document(WINDOW)) == _fresh(path), i
+        assert cache.stats["tail"] >= tails + 6, cache.stats
+    finally:
+        writer.conn.close()
+        src.close()
         cache.close()

@@ -87,13 +87,32 @@ def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, T
         return None
     if nxt - tail.cut_ms < CUT_STEP_MS:
         nxt = tail.cut_ms
-    # Both marks before the read: an edit after them shows at the next call.
+    got = _read_tail(source, window, tail, nxt)
+    if got is None:
+        return None
+    read, next_mark = got
+    cap = splice(tail.cap, read, tail.cut_ms)
+    if cap is None:
+        return None
+    return cap, Tail(cap, nxt, next_mark, tail.reuse)
+
+
+def _read_tail(
+    source: Source, window: Window, tail: Tail, nxt: int
+) -> tuple[Capture, Hashable] | None:
+    """The read from the tail's cut and the mark at ``nxt``, when the mark at the cut is
+    still the tail's. A source that offers ``settled_read`` takes the marks and the read
+    in one read transaction; otherwise both marks are taken before the read (an edit
+    after them shows at the next call)."""
+    method = getattr(source, "settled_read", None)
+    if callable(method):
+        found: tuple[Capture, Hashable] | None = method(
+            window.start_ms, window.end_ms, tail.cut_ms, tail.mark, nxt
+        )
+        return found
     if _mark(source, window, tail.cut_ms) != tail.mark:
         return None
     next_mark = _mark(source, window, nxt) if nxt != tail.cut_ms else tail.mark
     if next_mark is None:
         return None
-    cap = splice(tail.cap, source.read(tail.cut_ms, window.end_ms), tail.cut_ms)
-    if cap is None:
-        return None
-    return cap, Tail(cap, nxt, next_mark, tail.reuse)
+    return source.read(tail.cut_ms, window.end_ms), next_mark

@@ -18,7 +18,10 @@ every window). Which index ranges hold them, and how SQLite parses their instant
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import SourceError
 from ..model import Capture
@@ -35,7 +38,7 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
-from .screenpipe_time import Span, date_bounds
+from .screenpipe_time import Span, date_bounds, text_at
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
@@ -94,15 +97,59 @@ class ScreenpipeSource(Source):
         except sqlite3.DatabaseError:
             return None
 
-    def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> str | None:
+    def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> SettledMark | None:
         """What identifies the raw rows a read of the window holds before ``cut_ms``
-        (``RowsFingerprint.settled``): equal marks mean rows were only inserted since,
-        none before the cut, so only the tail need be read (``tail.py``)."""
+        (``RowsFingerprint.settled``), with whether all of them have UTC timestamps:
+        equal marks mean rows were only inserted since, none before the cut, so only the
+        tail need be read (``tail.py``). Taken in one read transaction."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
-            return self._rows().settled(span, cut_ms)
+            with self._snapshot():
+                return self._settled(span, cut_ms)
         except sqlite3.DatabaseError:
             return None
+
+    def settled_read(
+        self, start_ms: int, end_ms: int, cut_ms: int, mark: object, next_cut_ms: int
+    ) -> tuple[Capture, SettledMark] | None:
+        """``read(cut_ms, end_ms)`` when the window's rows before ``cut_ms`` still have
+        ``mark``, with the mark at ``next_cut_ms``; None when they changed. The marks and
+        the read are taken in one read transaction on one connection, so a write between
+        them cannot pair a new read with an old mark. When every row the mark covers has
+        a UTC timestamp, the read starts at the text of its first instant rather than a
+        day of UTC offsets before it: the rows between are such rows, which a read drops
+        by their text (``Span.keeps_sql``)."""
+        span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+        if not isinstance(mark, SettledMark):
+            return None
+        try:
+            with self._snapshot():
+                if self._rows().settled(span, cut_ms) != mark.digest:
+                    return None
+                later = mark if next_cut_ms == cut_ms else self._settled(span, next_cut_ms)
+                if later is None:
+                    return None
+                tail = Span(cut_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
+                if mark.in_utc and not (tail.a % 1000 or tail.b % 1000):
+                    start = text_at(tail.a - 1000)
+                    tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
+                return self._read(tail, in_background=False), later
+        except sqlite3.DatabaseError:
+            return None
+
+    def _settled(self, span: Span, cut_ms: int) -> SettledMark | None:
+        rows = self._rows()
+        digest = rows.settled(span, cut_ms)
+        return None if digest is None else SettledMark(digest, rows.settled_in_utc(span, cut_ms))
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction on the main connection: every query sees one state."""
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._conn.rollback()  # it only read
 
     def _rows(self) -> RowsFingerprint:
         if self._rows_fingerprint is None:
@@ -110,9 +157,13 @@ class ScreenpipeSource(Source):
         return self._rows_fingerprint
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
-        a, b = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
+        return self._read(Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS))
+
+    def _read(self, span: Span, in_background: bool = True) -> Capture:
+        """The rows of ``span``; the events' query in another thread (on its own
+        connection) unless ``in_background`` is false (a short read, or one that must
+        see the main connection's transaction)."""
         s = self._schema
-        span = Span(a, b)
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
         try:
@@ -121,12 +172,14 @@ class ScreenpipeSource(Source):
             # Python here makes the snapshots: SQLite works with the interpreter's lock
             # released, and the two never query at once.
             events = None
-            if s.ecols:
+            if s.ecols and in_background:
                 events = Background(self._second_conn(), events_query(s, span), ())
             try:
                 read_frames(self._conn, s, cap, span, groups)
             finally:
                 event_groups = events.result() if events is not None else None
+            if s.ecols and not in_background:
+                event_groups = fetch(self._conn, events_query(s, span), ())
             if event_groups is not None:
                 read_events(self._conn, s, cap, span, event_groups)
             q = f"SELECT count(*) FROM {span.rows('frames', s.frames_indexed)} AND {NO_OFFSET_SQL}"
@@ -136,3 +189,11 @@ class ScreenpipeSource(Source):
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{self.path}: cannot read ({exc})") from exc
         return cap
+
+
+class SettledMark(NamedTuple):
+    """``ScreenpipeSource.settled_mark``: the digest of the rows before the cut, and
+    whether every one of them has a UTC timestamp in screenpipe's shape."""
+
+    digest: str
+    in_utc: bool

@@ -36,7 +36,15 @@ from typing import Any
 from ..fast.fasthash import sha256
 from .base import fetch
 from .screenpipe_schema import Schema
-from .screenpipe_time import Span, after_prefix, in_ranges, ms_expr, odd_rows_sql, text_at
+from .screenpipe_time import (
+    UTC_SHAPE,
+    Span,
+    after_prefix,
+    in_ranges,
+    ms_expr,
+    odd_rows_sql,
+    text_at,
+)
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
 # (kept in document caches) never match.
@@ -63,6 +71,7 @@ class RowsFingerprint:
         self._conn, self._s = conn, s
         self._memo: dict[tuple[str, str], bytes] = {}
         self._version: int | None = None
+        self._schema_memo: tuple[int, bytes] | None = None
         self._frame_cols = [
             "id",
             "timestamp",
@@ -94,13 +103,10 @@ class RowsFingerprint:
 
     def window(self, span: Span) -> str | None:
         """The fingerprint of a read of ``span``; None when the store changed meanwhile."""
-        version = self._data_version()
-        if version != self._version:
-            self._memo.clear()
-            self._version = version
+        version = self._fresh_memo()
         s = self._s
         h = sha256(FINGERPRINT_VERSION.encode())
-        h.update(self._part(("schema", ""), self._schema_text))
+        h.update(self._schema_part())
         if s.frames_indexed and (s.events_indexed or not s.ecols):
             # Whole dates one index search each, shared between windows (a history's
             # days); the few hours at the edges, one query for all.
@@ -143,12 +149,12 @@ class RowsFingerprint:
         read's ranges whose text orders before a second after the cut (index ranges, no
         row tested), and of those from there on (the short tail) the ones SQLite places
         before the cut or cannot place."""
-        version = self._data_version()
+        version = self._fresh_memo()
         later = text_at(cut_ms + 1000)
         below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
         above = [(max(lo, later), hi) for lo, hi in span.ranges if hi > later]
         h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
-        h.update(self._part(("schema", ""), self._schema_text))
+        h.update(self._schema_part())
         h.update(_sha256(self._rows_text(below)).digest())
         h.update(_sha256(self._rows_text(above, f"coalesce({ms_expr()} < {cut_ms}, 1)")).digest())
         h.update(self._part(("odd", ""), self._odd_text))
@@ -156,10 +162,44 @@ class RowsFingerprint:
             return None
         return h.hexdigest()
 
+    def settled_in_utc(self, span: Span, cut_ms: int) -> bool:
+        """Whether every row ``settled`` hashes for ``cut_ms`` (frames and events whose
+        text orders before a second after the cut) has a UTC timestamp in screenpipe's
+        shape (``UTC_SHAPE``): while the mark stands, a read from near the cut then
+        needs no row whose text orders before that read's start (``tail_span``). The
+        timestamp index alone answers."""
+        later = text_at(cut_ms + 1000)
+        below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
+        s = self._s
+        tables = [("frames", s.frames_indexed)]
+        if s.ecols:
+            tables.append(("ui_events", s.events_indexed))
+        for table, indexed in tables:
+            q = f"SELECT count(*) FROM {in_ranges(table, below, indexed)} AND NOT {UTC_SHAPE}"
+            if fetch(self._conn, q, ())[0][0]:
+                return False
+        return True
+
     # ------------------------------------------------------------------ internals
 
     def _data_version(self) -> int:
         return int(fetch(self._conn, "PRAGMA data_version", ())[0][0])
+
+    def _fresh_memo(self) -> int:
+        """The store's data_version now; what was kept for another one is dropped."""
+        version = self._data_version()
+        if version != self._version:
+            self._memo.clear()
+            self._version = version
+        return version
+
+    def _schema_part(self) -> bytes:
+        """The tables' definitions, hashed again only when ``PRAGMA schema_version``
+        moves (SQLite raises it with every change of ``sqlite_master``)."""
+        cookie = int(fetch(self._conn, "PRAGMA schema_version", ())[0][0])
+        if self._schema_memo is None or self._schema_memo[0] != cookie:
+            self._schema_memo = (cookie, _sha256(self._schema_text()).digest())
+        return self._schema_memo[1]
 
     def _part(self, key: tuple[str, str], make: Callable[[], bytes]) -> bytes:
         got = self._memo.get(key)

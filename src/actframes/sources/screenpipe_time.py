@@ -35,6 +35,10 @@ DATE_SHAPE = "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'"
 # exactly (sub-millisecond digits are rounded to the nearest millisecond, as in Python).
 _JD_MS = "CAST(round((julianday(timestamp) - 2440587.5) * 86400000.0) AS INTEGER)"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# A UTC timestamp in screenpipe's shape ('T' at the 11th character, then 'Z' or '+00:00'
+# at the end), whose text orders as its instant does; tested with GLOB: one C call per
+# row where substr() makes a string per test (the suffixes contain no 'T').
+UTC_SHAPE = "(timestamp GLOB '??????????T*+00:00' OR timestamp GLOB '??????????T*Z')"
 
 
 def _local(ms: int) -> datetime:
@@ -133,9 +137,7 @@ class Span:
         a, b = self.a, self.b
         if a % 1000 or b % 1000:
             return f"coalesce({self.ms} BETWEEN {a} AND {b - 1}, 1)"
-        # 'T' at the 11th character and a UTC suffix after it, tested with GLOB: one C call
-        # per row where substr() makes a string per test (the suffixes contain no 'T').
-        utc = "(timestamp GLOB '??????????T*+00:00' OR timestamp GLOB '??????????T*Z')"
+        utc = UTC_SHAPE
         lo_out, lo_in = text_at(a - 1000), text_at(a + 1000)
         hi_in, hi_out = text_at(b - 1000), text_at(b + 1000)
         # The common row (inside, by its text) is decided by two comparisons first.
