@@ -13,13 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.emit.json_out import to_json
+from actframes.model import InputEvent, Snapshot
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, write_screenpipe
 from actframes.simulate.writers import format_ts
 from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.tail import CUT_SLACK_MS
 
-from .tail_days import LATE_MS, WINDOW, first_rows
+from .tail_days import LATE_MS, T0, TZ, WINDOW, first_rows
 from .tail_days import fresh as _fresh
 
 APPS = ["Code", "Slack", "Google Chrome"]
@@ -206,3 +207,90 @@ def test_a_write_between_the_marks_connections_is_seen(tmp_path: Path) -> None:
     finally:
         writer.conn.close()
         src.close()
+
+
+YESTERDAY = "2026-03-09"
+Y0 = T0 - 86_400_000  # 09:00Z the day before DAY: in the read's ranges, before its start
+
+
+def _two_days() -> list[SimDay]:
+    """DAY's rows after 60 of the day before (ids after theirs)."""
+    before = [Snapshot(i + 1, Y0 + i * 60_000, APPS[i % 3], f"y{i}") for i in range(60)]
+    clicks = [InputEvent(i + 1, Y0 + 500 + i * 60_000, "click", APPS[i % 3]) for i in range(60)]
+    today = _day(60)
+    today.snapshots[:] = [s._replace(row_id=s.row_id + 60) for s in today.snapshots]
+    today.events[:] = [e._replace(event_id=e.event_id + 60) for e in today.events]
+    return [SimDay(YESTERDAY, TZ, ("",), before, clicks, []), today]
+
+
+def _edit_yesterday(conn: sqlite3.Connection, what: str, row: int) -> None:
+    """Edit one of the first day's rows (ids 1-60)."""
+    rid = row % 60 + 1
+    with conn:
+        if what == "y_app":  # not in DAY's document: DAY's reads drop the row by its text
+            conn.execute("UPDATE frames SET app_name = 'Zed' WHERE id = ?", (rid,))
+        elif what == "y_click_app":
+            conn.execute("UPDATE ui_events SET app_name = 'Zed' WHERE id = ?", (rid,))
+        elif what == "y_into_day":  # moved to DAY, before any cut
+            at = format_ts(T0 - 60_000 + rid * 100)
+            conn.execute("UPDATE frames SET timestamp = ? WHERE id = ?", (at, rid))
+        elif what == "y_offset":  # text of the day before, instant of DAY (local time)
+            local = datetime.fromtimestamp(
+                (T0 - 3_600_000 + rid) / 1000, timezone(-timedelta(hours=12))
+            )
+            stamp = local.isoformat(timespec="milliseconds")
+            conn.execute("UPDATE ui_events SET timestamp = ? WHERE id = ?", (stamp, rid))
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["frame", "click", "y_app", "y_click_app", "y_into_day", "y_offset"]),
+            st.integers(0, 400),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_rows_of_the_day_before_change_the_mark_only_when_they_can_count(
+    ops: list[tuple[str, int]],
+) -> None:
+    """The mark skips rows with a UTC timestamp before the read's start (every read drops
+    them by their text): edits that keep them there are served from the tail; a row
+    moved into the day, or given another offset, is read whole. Every answer is the bytes
+    of a fresh compile."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_screenpipe(Path(tmp) / "store.db", _two_days())
+        cache = ResidentCache(path)
+        writer = _Writer(path)
+        try:
+            assert to_json(cache.document(WINDOW)) == _fresh(path)
+            for what, n in ops:
+                if what in ("frame", "click"):
+                    writer.do(what, n % 20, n % 3)
+                else:
+                    _edit_yesterday(writer.conn, what, n)
+                assert to_json(cache.document(WINDOW)) == _fresh(path), (what, n)
+        finally:
+            writer.conn.close()
+            cache.close()
+
+
+def test_an_edit_of_the_day_before_keeps_the_tail(tmp_path: Path) -> None:
+    path = write_screenpipe(tmp_path / "store.db", _two_days())
+    cache = ResidentCache(path)
+    writer = _Writer(path)
+    try:
+        cache.document(WINDOW)
+        writer.do("frame", 5, 0)
+        cache.document(WINDOW)  # a whole read, then marks from the tail on
+        tails = cache.stats["tail"]
+        for i in range(4):
+            _edit_yesterday(writer.conn, ("y_app", "y_click_app")[i % 2], i)
+            writer.do("frame", 5, i % 3)
+            assert to_json(cache.document(WINDOW)) == _fresh(path), i
+        assert cache.stats["tail"] == tails + 4, cache.stats
+    finally:
+        writer.conn.close()
+        cache.close()

@@ -146,16 +146,24 @@ class RowsFingerprint:
         """What identifies the rows of a read of ``span`` whose instant lies before
         ``cut_ms``, and the rows no date holds: equal marks mean that since, rows were
         only inserted, none before the cut (``tail.py``). It hashes every row of the
-        read's ranges whose text orders before a second after the cut (index ranges, no
-        row tested), and of those from there on (the short tail) the ones SQLite places
-        before the cut or cannot place."""
+        read's ranges whose text orders before a second after the cut and from a second
+        before the read's start (index ranges, no row tested), before that the rows
+        without a UTC timestamp, and from a second after the cut on (the short tail) the
+        rows SQLite places before the cut or cannot place."""
         version = self._fresh_memo()
         later = text_at(cut_ms + 1000)
         below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
         above = [(max(lo, later), hi) for lo, hi in span.ranges if hi > later]
+        # Rows with a UTC timestamp whose text orders before the second before the read's
+        # first instant are dropped by every read, by their text (``Span.keeps_sql``): of
+        # the rows there (a day of UTC offsets, often yesterday's), only the others count.
+        start = "" if span.a % 1000 or span.b % 1000 else text_at(span.a - 1000)
+        inner = [(max(lo, start), hi) for lo, hi in below if hi > start]
+        outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
         h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
-        h.update(_sha256(self._rows_text(below)).digest())
+        h.update(_sha256(self._rows_text(inner)).digest())
+        h.update(_sha256(self._rows_text(outer, f"NOT {UTC_SHAPE}")).digest())
         h.update(_sha256(self._rows_text(above, f"coalesce({ms_expr()} < {cut_ms}, 1)")).digest())
         h.update(self._part(("odd", ""), self._odd_text))
         if self._data_version() != version:
