@@ -32,7 +32,8 @@ CUT_STEP_MS = 60_000
 
 class Tail(Record):
     """What a tail read continues from: the capture, its cut and the store's mark of the
-    rows before the cut (taken before the capture's rows from the cut on were read)."""
+    rows before the cut (taken before the capture's rows from the cut on were read, or in
+    one read transaction with that read)."""
 
     __slots__ = _fields = ("cap", "cut_ms", "mark", "reuse")
 
