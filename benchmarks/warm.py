@@ -67,10 +67,13 @@ def measure(
     cache_dir: Path,
     ref: Callable[[], None] | None = None,
     between: Callable[[], None] | None = None,
+    server_cpu: list[float] | None = None,
 ) -> tuple[list[float], list[float]]:
     """Latencies (s) of ``runs`` get_context calls on our warm server, and of the
     reference's call ``ref`` in alternating pairs when given. ``between`` runs before
-    each of our calls, untimed (a writer's step)."""
+    each of our calls, untimed (a writer's step). ``server_cpu`` receives our server's
+    CPU time (user + system, s) per timed call, on average, where the system tells it
+    (Linux): unlike the latency, it hardly moves with the machine's load."""
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
@@ -104,6 +107,7 @@ def measure(
                 await client.call_tool("get_context", args)
                 if ref is not None:
                     ref()
+            cpu_before = _children_cpu_s("actframes.cli")
             for i in range(runs):
                 if ref is None:
                     await one()
@@ -113,9 +117,36 @@ def measure(
                 else:
                     other()
                     await one()
+            cpu_after = _children_cpu_s("actframes.cli")
+            if server_cpu is not None and cpu_before is not None and cpu_after is not None:
+                server_cpu.append((cpu_after - cpu_before) / runs)
         return ours, theirs
 
     return asyncio.run(run())
+
+
+def _children_cpu_s(marker: str) -> float | None:
+    """CPU time (user + system, s) of this process's children whose command line holds
+    ``marker``, from /proc (in clock ticks: only sums over many calls are meaningful);
+    None where there is no /proc."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != os.getpid():  # the parent's pid
+                continue
+            if marker not in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                continue
+        except (OSError, IndexError, ValueError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
 
 
 class Appender:
