@@ -135,18 +135,27 @@ class ResidentCache:
             # Rows only appended after the entry's cut: read the tail, splice, compile.
             got = read_spliced(source, window, entry.tail)
             if got is not None:
-                cap, tail = got
+                cap, settle = got
                 # The digest is the compiler's first step anyway: the same rows (a
                 # store that grew only beside the window) need no compile.
                 digest = capture_digest(cap)
-                if entry.doc["source"]["digest"] == digest:
+                same = entry.doc["source"]["digest"] == digest
+                doc = None
+                if not same:
+                    doc = compile_capture(
+                        cap, window, options, digest=digest, reuse=entry.tail.reuse
+                    )
+                # Only now is it known that the rows before the cut are as they were
+                # (the store checks while this thread compiles): else read whole.
+                tail = settle()
+                if tail is not None and doc is None:
                     entry.token, entry.fingerprint, entry.tail = token, fingerprint, tail
                     self._entries.move_to_end(key)
                     self.stats["digest"] += 1
                     return entry
-                doc = compile_capture(cap, window, options, digest=digest, reuse=tail.reuse)
-                self.stats["tail"] += 1
-                return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
+                if tail is not None and doc is not None:
+                    self.stats["tail"] += 1
+                    return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
         if entry is None and self.disk is not None and window.day is not None:
             doc, _ = compile_window_cached(source, window, options, self.disk)
             self.stats["compiled"] += 1

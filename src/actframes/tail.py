@@ -32,8 +32,8 @@ CUT_STEP_MS = 60_000
 
 class Tail(Record):
     """What a tail read continues from: the capture, its cut and the store's mark of the
-    rows before the cut (taken before the capture's rows from the cut on were read, or in
-    one read transaction with that read)."""
+    rows before the cut (taken before the capture's rows from the cut on were read, or
+    from one state of the store with that read)."""
 
     __slots__ = _fields = ("cap", "cut_ms", "mark", "reuse")
 
@@ -80,9 +80,14 @@ def after_full_read(
     return Tail(cap, cut, mark, reuse)
 
 
-def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, Tail] | None:
-    """The window's capture from a read of its tail only, and the state the next call
-    continues from; None when the rows before the cut changed (or the splice is unsure)."""
+def read_spliced(
+    source: Source, window: Window, tail: Tail
+) -> tuple[Capture, Callable[[], Tail | None]] | None:
+    """The window's capture from a read of its tail only, and ``settle``: the state the
+    next call continues from, or None when the rows before the cut changed — then the
+    capture is not the window's and whatever was made of it must be dropped. (A store
+    may check its mark while the caller compiles; ``settle`` waits for it.) None when
+    the splice is unsure."""
     nxt = cut_of(tail.cap, window)
     if nxt is None or nxt < tail.cut_ms:
         return None
@@ -91,23 +96,29 @@ def read_spliced(source: Source, window: Window, tail: Tail) -> tuple[Capture, T
     got = _read_tail(source, window, tail, nxt)
     if got is None:
         return None
-    read, next_mark = got
+    read, verdict = got
     cap = splice(tail.cap, read, tail.cut_ms)
     if cap is None:
+        verdict()  # the store's mark in flight, finished before the store is read again
         return None
-    return cap, Tail(cap, nxt, next_mark, tail.reuse)
+
+    def settle() -> Tail | None:
+        next_mark = verdict()
+        return None if next_mark is None else Tail(cap, nxt, next_mark, tail.reuse)
+
+    return cap, settle
 
 
 def _read_tail(
     source: Source, window: Window, tail: Tail, nxt: int
-) -> tuple[Capture, Hashable] | None:
-    """The read from the tail's cut and the mark at ``nxt``, when the mark at the cut is
-    still the tail's. A source that offers ``settled_read`` takes the marks and the read
-    in one read transaction; otherwise both marks are taken before the read (an edit
-    after them shows at the next call)."""
+) -> tuple[Capture, Callable[[], Hashable | None]] | None:
+    """The read from the tail's cut, and the mark at ``nxt`` if the mark at the cut is
+    still the tail's (else None). A source that offers ``settled_read`` takes the marks
+    and the read from one state of the store; otherwise both marks are taken before the
+    read (an edit after them shows at the next call)."""
     method = getattr(source, "settled_read", None)
     if callable(method):
-        found: tuple[Capture, Hashable] | None = method(
+        found: tuple[Capture, Callable[[], Hashable | None]] | None = method(
             window.start_ms, window.end_ms, tail.cut_ms, tail.mark, nxt
         )
         return found
@@ -116,4 +127,4 @@ def _read_tail(
     next_mark = _mark(source, window, nxt) if nxt != tail.cut_ms else tail.mark
     if next_mark is None:
         return None
-    return source.read(tail.cut_ms, window.end_ms), next_mark
+    return source.read(tail.cut_ms, window.end_ms), lambda: next_mark

@@ -18,10 +18,7 @@ every window). Which index ranges hold them, and how SQLite parses their instant
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
 
 from ..errors import SourceError
 from ..model import Capture
@@ -38,7 +35,8 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
-from .screenpipe_time import Span, date_bounds, text_at
+from .screenpipe_tail import Settle, SettledMark, TailReads
+from .screenpipe_time import Span, date_bounds
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
@@ -63,8 +61,11 @@ class ScreenpipeSource(Source):
             raise
         self._events_conn: sqlite3.Connection | None = None  # opened on the first read
         self._rows_fingerprint: RowsFingerprint | None = None
+        self._tails: TailReads | None = None  # made on the first tail read
 
     def close(self) -> None:
+        if self._tails is not None:
+            self._tails.close()
         self._conn.close()
         if self._events_conn is not None:
             self._events_conn.close()
@@ -101,55 +102,30 @@ class ScreenpipeSource(Source):
         """What identifies the raw rows a read of the window holds before ``cut_ms``
         (``RowsFingerprint.settled``), with whether all of them have UTC timestamps:
         equal marks mean rows were only inserted since, none before the cut, so only the
-        tail need be read (``tail.py``). Taken in one read transaction."""
+        tail need be read (``tail.py``)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
-            with self._snapshot():
-                return self._settled(span, cut_ms)
+            return self._tail_reads().mark(span, cut_ms)
         except sqlite3.DatabaseError:
             return None
 
     def settled_read(
         self, start_ms: int, end_ms: int, cut_ms: int, mark: object, next_cut_ms: int
-    ) -> tuple[Capture, SettledMark] | None:
-        """``read(cut_ms, end_ms)`` when the window's rows before ``cut_ms`` still have
-        ``mark``, with the mark at ``next_cut_ms``; None when they changed. The marks and
-        the read are taken in one read transaction on one connection, so a write between
-        them cannot pair a new read with an old mark. When every row the mark covers has
-        a UTC timestamp, the read starts at the text of its first instant rather than a
-        day of UTC offsets before it: the rows between are such rows, which a read drops
-        by their text (``Span.keeps_sql``)."""
+    ) -> tuple[Capture, Settle] | None:
+        """``read(cut_ms, end_ms)``, and (``Settle``) the mark at ``next_cut_ms`` when the
+        window's rows before ``cut_ms`` still have ``mark``, else None: both from one
+        state of the store (``screenpipe_tail``). None when the store cannot tell."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
-        if not isinstance(mark, SettledMark):
-            return None
+        tail = Span(cut_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
-            with self._snapshot():
-                if self._rows().settled(span, cut_ms) != mark.digest:
-                    return None
-                later = mark if next_cut_ms == cut_ms else self._settled(span, next_cut_ms)
-                if later is None:
-                    return None
-                tail = Span(cut_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
-                if mark.in_utc and not (tail.a % 1000 or tail.b % 1000):
-                    start = text_at(tail.a - 1000)
-                    tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
-                return self._read(tail, in_background=False), later
+            return self._tail_reads().read(span, tail, cut_ms, mark, next_cut_ms)
         except sqlite3.DatabaseError:
             return None
 
-    def _settled(self, span: Span, cut_ms: int) -> SettledMark | None:
-        rows = self._rows()
-        digest = rows.settled(span, cut_ms)
-        return None if digest is None else SettledMark(digest, rows.settled_in_utc(span, cut_ms))
-
-    @contextmanager
-    def _snapshot(self) -> Iterator[None]:
-        """One read transaction on the main connection: every query sees one state."""
-        self._conn.execute("BEGIN")
-        try:
-            yield
-        finally:
-            self._conn.rollback()  # it only read
+    def _tail_reads(self) -> TailReads:
+        if self._tails is None:
+            self._tails = TailReads(self._conn, self._second_conn, self._schema, self._read)
+        return self._tails
 
     def _rows(self) -> RowsFingerprint:
         if self._rows_fingerprint is None:
@@ -163,6 +139,8 @@ class ScreenpipeSource(Source):
         """The rows of ``span``; the events' query in another thread (on its own
         connection) unless ``in_background`` is false (a short read, or one that must
         see the main connection's transaction)."""
+        if in_background and self._tails is not None:
+            self._tails.drain()  # a mark may still be using the other connection
         s = self._schema
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
@@ -189,11 +167,3 @@ class ScreenpipeSource(Source):
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{self.path}: cannot read ({exc})") from exc
         return cap
-
-
-class SettledMark(NamedTuple):
-    """``ScreenpipeSource.settled_mark``: the digest of the rows before the cut, and
-    whether every one of them has a UTC timestamp in screenpipe's shape."""
-
-    digest: str
-    in_utc: bool

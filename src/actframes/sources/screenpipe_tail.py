@@ -1,0 +1,150 @@
+"""A screenpipe-style store's tail reads (``tail.py``): the settled mark of the rows before
+a cut, and the read of the rows from it on, taken from one state of the store.
+
+The mark hashes every row before the cut (``RowsFingerprint.settled``), which costs most
+of a tail call; the read is short. They run at once, on two connections whose read
+transactions are shown to hold the same state: the second connection opens its
+transaction between two looks at the main connection's ``PRAGMA data_version`` (the
+second look from within the main one's transaction), and equal versions mean nothing was
+committed in between. Otherwise both run one after the other on the main connection.
+Either way a write between them can never pair a new read with an old mark. The caller
+gets the read at once and the mark's verdict when it asks (``settle``): it may compile
+meanwhile, and must drop what it made when the verdict is None.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import NamedTuple
+
+from ..model import Capture
+from .screenpipe_fingerprint import RowsFingerprint
+from .screenpipe_schema import Schema
+from .screenpipe_time import Span, text_at
+
+
+class SettledMark(NamedTuple):
+    """The digest of the rows before a cut, and whether every one of them has a UTC
+    timestamp in screenpipe's shape (``RowsFingerprint.settled_in_utc``)."""
+
+    digest: str
+    in_utc: bool
+
+
+# The mark at the next cut once the mark at the cut held; None when it did not.
+Settle = Callable[[], SettledMark | None]
+
+
+class TailReads:
+    """Marks and tail reads of one store. ``read(span, in_background)`` is the source's
+    read of a span; ``second()`` its other connection (usable from another thread)."""
+
+    def __init__(
+        self,
+        main: sqlite3.Connection,
+        second: Callable[[], sqlite3.Connection],
+        schema: Schema,
+        read: Callable[[Span, bool], Capture],
+    ) -> None:
+        self._main, self._second, self._schema, self._read = main, second, schema, read
+        self._rows = RowsFingerprint(main, schema)
+        self._rows2: RowsFingerprint | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[SettledMark | None] | None = None
+
+    def mark(self, span: Span, cut_ms: int) -> SettledMark | None:
+        """The mark of the rows of ``span`` before ``cut_ms``, in one read transaction."""
+        self.drain()
+        self._main.execute("BEGIN")
+        try:
+            return _mark(self._rows, span, cut_ms)
+        finally:
+            self._main.rollback()  # it only read
+
+    def read(
+        self, span: Span, tail: Span, cut_ms: int, mark: object, next_cut_ms: int
+    ) -> tuple[Capture, Settle] | None:
+        """The read of ``tail`` (from ``cut_ms``), and its verdict: the mark at
+        ``next_cut_ms`` when the rows of ``span`` before ``cut_ms`` still have ``mark``.
+        When every row the mark covers has a UTC timestamp, the read starts at the text
+        of its first instant rather than a day of UTC offsets before it: the rows between
+        are such rows, which a read drops by their text (``Span.keeps_sql``)."""
+        if not isinstance(mark, SettledMark):
+            return None
+        self.drain()
+        if mark.in_utc and not (tail.a % 1000 or tail.b % 1000):
+            start = text_at(tail.a - 1000)
+            tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
+        second = self._second()
+        before = _data_version(self._main)
+        second.execute("BEGIN")
+        try:
+            _data_version(second)  # the second connection's state, fixed from here on
+            self._main.execute("BEGIN")
+        except BaseException:
+            second.rollback()
+            raise
+        try:
+            if _data_version(self._main) != before:  # a commit between: one connection
+                second.rollback()
+                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms)
+                if verdict is None:
+                    return None
+                return self._read(tail, False), lambda: verdict
+            if self._rows2 is None:
+                self._rows2 = RowsFingerprint(second, self._schema)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="actframes-mark")
+            self._pending = self._pool.submit(
+                _verdict_then_end, self._rows2, second, span, cut_ms, mark, next_cut_ms
+            )
+            return self._read(tail, False), self.drain
+        finally:
+            self._main.rollback()
+
+    def drain(self) -> SettledMark | None:
+        """The verdict of the mark in flight (None without one), once it is done: the
+        second connection is free again."""
+        pending, self._pending = self._pending, None
+        return None if pending is None else pending.result()
+
+    def close(self) -> None:
+        self.drain()
+        if self._pool is not None:
+            self._pool.shutdown()
+
+
+def _data_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+def _mark(rows: RowsFingerprint, span: Span, cut_ms: int) -> SettledMark | None:
+    digest = rows.settled(span, cut_ms)
+    return None if digest is None else SettledMark(digest, rows.settled_in_utc(span, cut_ms))
+
+
+def _verdict(
+    rows: RowsFingerprint, span: Span, cut_ms: int, mark: SettledMark, next_cut_ms: int
+) -> SettledMark | None:
+    if rows.settled(span, cut_ms) != mark.digest:
+        return None
+    return mark if next_cut_ms == cut_ms else _mark(rows, span, next_cut_ms)
+
+
+def _verdict_then_end(
+    rows: RowsFingerprint,
+    conn: sqlite3.Connection,
+    span: Span,
+    cut_ms: int,
+    mark: SettledMark,
+    next_cut_ms: int,
+) -> SettledMark | None:
+    """In the pool's thread, within ``conn``'s read transaction, which it ends."""
+    try:
+        return _verdict(rows, span, cut_ms, mark, next_cut_ms)
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        conn.rollback()
