@@ -8,15 +8,18 @@ import sqlite3
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from actframes.api import compile_window
 from actframes.emit.json_out import to_json
 from actframes.model import InputEvent, Snapshot
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, write_screenpipe
 from actframes.simulate.writers import format_ts
+from actframes.sources import open_source
 from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.tail import CUT_SLACK_MS
 
@@ -291,6 +294,36 @@ def test_an_edit_of_the_day_before_keeps_the_tail(tmp_path: Path) -> None:
             writer.do("frame", 5, i % 3)
             assert to_json(cache.document(WINDOW)) == _fresh(path), i
         assert cache.stats["tail"] == tails + 4, cache.stats
+    finally:
+        writer.conn.close()
+        cache.close()
+
+
+def test_a_rendering_made_beside_the_mark_is_a_fresh_documents(tmp_path: Path) -> None:
+    """A context block asked with today's document is made from a tail's compile before
+    the mark is known: it is kept only when the mark held."""
+    from actframes.emit.context import to_context
+
+    path = write_screenpipe(tmp_path / "store.db", _day(60))
+    cache = ResidentCache(path)
+    writer = _Writer(path)
+
+    def block(doc: Any) -> str:
+        return to_context(doc, 2_000)
+
+    def fresh_block() -> str:
+        src = open_source(path)
+        try:
+            return block(compile_window(src, WINDOW))
+        finally:
+            src.close()
+
+    try:
+        cache.render(WINDOW, None, "ctx", block)
+        for op in ("frame", "click", "frame", "edit", "frame", "late_frame", "frame"):
+            writer.do(op, 4, 2)
+            assert cache.render(WINDOW, None, "ctx", block) == fresh_block(), op
+        assert cache.stats["tail"] >= 3, cache.stats
     finally:
         writer.conn.close()
         cache.close()

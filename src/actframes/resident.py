@@ -89,7 +89,7 @@ class ResidentCache:
         opts = options or Options()
 
         def run() -> Any:
-            entry = self._entry(window, opts)
+            entry = self._entry(window, opts, (how, make))
             if how not in entry.renders:
                 entry.renders[how] = make(entry.doc)
             return entry.renders[how]
@@ -113,8 +113,14 @@ class ResidentCache:
 
     # ------------------------------------------------------------------ internals
 
-    def _entry(self, window: Window, options: Options) -> _Entry:
-        """In the worker thread only."""
+    def _entry(
+        self,
+        window: Window,
+        options: Options,
+        render: tuple[Hashable, Callable[[Doc], Any]] | None = None,
+    ) -> _Entry:
+        """In the worker thread only. ``render``: the rendering asked with the document,
+        made while the store checks a tail's mark (see below)."""
         key = (window.start_ms, window.end_ms, window.tz, window.day, options)
         entry = self._entries.get(key)
         # The token is taken before anything is read: a write after it makes the next
@@ -141,12 +147,16 @@ class ResidentCache:
                 digest = capture_digest(cap)
                 same = entry.doc["source"]["digest"] == digest
                 doc = None
+                renders: dict[Hashable, Any] = {}
                 if not same:
                     doc = compile_capture(
                         cap, window, options, digest=digest, reuse=entry.tail.reuse
                     )
+                    if render is not None:
+                        renders[render[0]] = render[1](doc)
                 # Only now is it known that the rows before the cut are as they were
-                # (the store checks while this thread compiles): else read whole.
+                # (the store checks while this thread compiles and renders): else read
+                # whole, and what was made here is dropped.
                 tail = settle()
                 if tail is not None and doc is None:
                     entry.token, entry.fingerprint, entry.tail = token, fingerprint, tail
@@ -155,7 +165,9 @@ class ResidentCache:
                     return entry
                 if tail is not None and doc is not None:
                     self.stats["tail"] += 1
-                    return self._keep(key, _Entry(token, fingerprint, doc, tail), window)
+                    fresh = _Entry(token, fingerprint, doc, tail)
+                    fresh.renders.update(renders)
+                    return self._keep(key, fresh, window)
         if entry is None and self.disk is not None and window.day is not None:
             doc, _ = compile_window_cached(source, window, options, self.disk)
             self.stats["compiled"] += 1
