@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
 
 from ..model import Capture
+from .base import data_version
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema
 from .screenpipe_time import Span, text_at
@@ -78,16 +79,16 @@ class TailReads:
             start = text_at(tail.a - 1000)
             tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
         second = self._second()
-        before = _data_version(self._main)
+        before = data_version(self._main)
         second.execute("BEGIN")
         try:
-            _data_version(second)  # the second connection's state, fixed from here on
+            data_version(second)  # the second connection's state, fixed from here on
             self._main.execute("BEGIN")
         except BaseException:
             second.rollback()
             raise
         try:
-            if _data_version(self._main) != before:  # a commit between: one connection
+            if before is None or data_version(self._main) != before:  # a commit between
                 second.rollback()
                 verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms)
                 if verdict is None:
@@ -114,10 +115,6 @@ class TailReads:
         self.drain()
         if self._pool is not None:
             self._pool.shutdown()
-
-
-def _data_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 def _mark(rows: RowsFingerprint, span: Span, cut_ms: int) -> SettledMark | None:
