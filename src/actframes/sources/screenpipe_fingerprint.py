@@ -130,12 +130,9 @@ class RowsFingerprint:
         rows of the ranges that another day keeps leave it alone, so a row added today
         moves no earlier day's (``resident_routines``); None when the store changed
         meanwhile."""
-        version = self._data_version()
-        if version != self._version:
-            self._memo.clear()
-            self._version = version
+        version = self._fresh_memo()
         h = sha256(b"kept:" + FINGERPRINT_VERSION.encode())
-        h.update(self._part(("schema", ""), self._schema_text))
+        h.update(self._schema_part())
         h.update(_sha256(self._rows_text(span.ranges, span.keeps_sql())).digest())
         h.update(self._part(("odd", ""), self._odd_text))
         if self._data_version() != version:
