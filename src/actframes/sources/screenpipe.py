@@ -25,7 +25,7 @@ from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
 from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch
 from .screenpipe_fingerprint import RowsFingerprint
-from .screenpipe_frames import frames_grouped, read_frames
+from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
     EVENT_KINDS,
@@ -35,7 +35,7 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
-from .screenpipe_time import Span, date_bounds
+from .screenpipe_time import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
@@ -58,29 +58,48 @@ class ScreenpipeSource(Source):
         except BaseException:  # a refused store is not left open
             self._conn.close()
             raise
-        self._events_conn: sqlite3.Connection | None = None  # opened on the first read
+        # The connections of the reading threads, opened on the first read.
+        self._bg_conns: list[sqlite3.Connection] = []
         self._rows_fingerprint: RowsFingerprint | None = None
 
     def close(self) -> None:
         self._conn.close()
-        if self._events_conn is not None:
-            self._events_conn.close()
+        for conn in self._bg_conns:
+            conn.close()
 
-    def _second_conn(self) -> sqlite3.Connection:
-        """The events' connection, kept across reads (opening one parses the schema)."""
-        if self._events_conn is None:
+    def _bg_conn(self, i: int) -> sqlite3.Connection:
+        """The ``i``-th reading thread's connection, kept across reads (opening one
+        parses the schema); a thread may use it, one at a time."""
+        while len(self._bg_conns) <= i:
             conn = connect_ro(self.path, check_same_thread=False)
             try:
                 conn.execute("PRAGMA temp_store = MEMORY")
-            except BaseException:
+            except BaseException:  # not left open
                 conn.close()
                 raise
-            self._events_conn = conn
-        return self._events_conn
+            self._bg_conns.append(conn)
+        return self._bg_conns[i]
+
+    def _halves(self, table: str, indexed: bool, span: Span) -> list[Span]:
+        """The span's rows of ``table`` as two parts of about equal time (``Span.split``
+        halfway between the first and the last stored timestamp of its ranges), each
+        read in a thread of its own; the whole span where the table has no timestamp
+        index (each part would scan the whole table) or nothing lies between."""
+        if not indexed or not span.ranges:
+            return [span]
+        first, last = fetch(
+            self._conn,
+            f"SELECT (SELECT min(timestamp) FROM {table} WHERE timestamp >= ?),"
+            f" (SELECT max(timestamp) FROM {table} WHERE timestamp < ?)",
+            (span.ranges[0][0], span.ranges[-1][1]),
+        )[0]
+        cut = middle_text(first, last)
+        halves = span.split(cut) if cut is not None else None
+        return list(halves) if halves is not None else [span]
 
     def commits_seen(self) -> int | None:
         """Changes whenever another connection commits (``base.data_version``), also
-        while the events are read on the second connection: the document cache stores
+        while the events are read on the other connections: the document cache stores
         a fingerprint only if no commit landed between it and the read (``cache.py``)."""
         return data_version(self._conn)
 
@@ -116,21 +135,37 @@ class ScreenpipeSource(Source):
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
         try:
-            groups = frames_grouped(self._conn, s, span) if s.frame_ids_ok else None
-            # The events' query runs in another thread, on a connection of its own, while
-            # Python here makes the snapshots: SQLite works with the interpreter's lock
-            # released, and the two never query at once.
-            events = None
+            # The grouped queries run at once, each half of the day on a connection of
+            # its own: SQLite works with the interpreter's lock released, so they share
+            # the cores, and the events' go on while Python here makes the snapshots
+            # (each connection is used by one thread at a time). This thread queries the
+            # last half of the frames itself.
+            fq, eq = [], []
+            if s.frame_ids_ok:
+                fq = [frames_query(s, h) for h in self._halves("frames", s.frames_indexed, span)]
             if s.ecols:
-                events = Background(self._second_conn(), events_query(s, span), ())
+                eq = [events_query(s, h) for h in self._halves("ui_events", s.events_indexed, span)]
+            others = fq[:-1] + eq
+            conns = [self._bg_conn(i) for i in range(len(others))]
+            jobs = [Background(c, q, ()) for c, q in zip(conns, others, strict=True)]
             try:
+                groups, naive = None, None
+                if fq:
+                    mine = fetch(self._conn, fq[-1])
+                    rows = [g for job in jobs[: len(fq) - 1] for g in job.result()] + mine
+                    groups = [g[:7] for g in rows]
+                    naive = sum(g[7] for g in rows)  # rows without a UTC offset, per group
                 read_frames(self._conn, s, cap, span, groups)
             finally:
-                event_groups = events.result() if events is not None else None
-            if event_groups is not None:
+                # Every thread is waited for, also when one failed (or the frames did).
+                for job in jobs:
+                    job.wait()
+            if eq:
+                event_groups = [g for job in jobs[len(others) - len(eq) :] for g in job.result()]
                 read_events(self._conn, s, cap, span, event_groups)
-            q = f"SELECT count(*) FROM {span.rows('frames', s.frames_indexed)} AND {NO_OFFSET_SQL}"
-            naive = fetch(self._conn, q, ())[0][0]
+            if naive is None:
+                where = span.rows("frames", s.frames_indexed)
+                naive = fetch(self._conn, f"SELECT count(*) FROM {where} AND {NO_OFFSET_SQL}")[0][0]
             if naive:
                 cap.notes.append(naive_note(naive))
         except sqlite3.DatabaseError as exc:
