@@ -1,6 +1,7 @@
-"""A screenpipe-style read queries each table in two halves at once (``Span.split``, on
-connections of their own): the capture must be the one a read in one piece gives, for rows
-of any shape, offset and order, and every row must be read by exactly one half."""
+"""A screenpipe-style read of many input events queries them in two halves at once
+(``Span.split``, on connections of their own): the capture must be the one a read in one
+piece gives, for rows of any shape, offset and order, and every row must be read by
+exactly one half."""
 
 from __future__ import annotations
 
@@ -62,17 +63,19 @@ def _store(path: Path, rows: list[tuple[int, int, str, str, str, str]]) -> Path:
 
 
 def _read(db: Path, whole: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Capture, int]:
-    """The window's capture, read in halves (or ``whole``), and how many parts were read."""
+    """The window's capture, its events read in halves however few (or ``whole``), and
+    how many parts they were read in."""
     parts = []
-    halves = ScreenpipeSource._halves
+    events_parts = ScreenpipeSource._events_parts
 
-    def counted(self: ScreenpipeSource, table: str, indexed: bool, span: Span) -> list[Span]:
-        got = [span] if whole else halves(self, table, indexed, span)
+    def counted(self: ScreenpipeSource, span: Span) -> list[Span]:
+        got = [span] if whole else events_parts(self, span)
         parts.extend(got)
         return got
 
     with monkeypatch.context() as m:
-        m.setattr(ScreenpipeSource, "_halves", counted)
+        m.setattr(ScreenpipeSource, "_events_parts", counted)
+        m.setattr(ScreenpipeSource, "SPLIT_ROWS", 0)
         with ScreenpipeSource(db) as src:
             return src.read(WINDOW.start_ms, WINDOW.end_ms), len(parts)
 
@@ -98,16 +101,19 @@ def test_halves_read_what_one_piece_reads(
         db = _store(Path(tmp) / "sp.db", rows)
         split, n_split = _read(db, False, monkeypatch)
         whole, n_whole = _read(db, True, monkeypatch)
-    assert n_whole == 2  # frames and events, one piece each
+    assert n_whole == 1
     assert split.snapshots == whole.snapshots
     assert split.events == whole.events
     assert _columns(split) == _columns(whole)
     assert capture_digest(split) == capture_digest(whole)  # texts of joined columns too
     assert split.notes == whole.notes
     assert split.rejected == whole.rejected
-    stamps = {r[0] for r in rows}
-    if len(stamps) > 1 and all(r[2] == "T" and r[3] == "Z" for r in rows):
-        assert n_split == 4  # distinct instants in one shape: both tables were cut
+    stamps = [r[0] for r in rows]
+    inside = all(
+        A <= ts < B and r[2] == "T" and r[3] == "Z" for ts, r in zip(stamps, rows, strict=True)
+    )
+    if inside and max(stamps) - min(stamps) >= 2_000:  # a whole second lies between
+        assert n_split == 2  # distinct instants in one shape: the events were cut
 
 
 def test_the_dense_day_is_read_in_halves_with_the_same_columns(
@@ -120,7 +126,7 @@ def test_the_dense_day_is_read_in_halves_with_the_same_columns(
     db = _store(tmp_path / "sp.db", rows)
     split, n_split = _read(db, False, monkeypatch)
     whole, _ = _read(db, True, monkeypatch)
-    assert n_split == 4
+    assert n_split == 2
     assert len(split.event_columns) == 3  # click, key (text, key, Text), scroll
     joined = 0
     for col in split.event_columns:
@@ -157,3 +163,16 @@ def test_middle_text() -> None:
     assert middle_text("2026-03-10T08:00:00Z", "2026-03-10T08:00:00Z") is None  # none between
     assert middle_text("garbage", "2026-03-10T08:00:00Z") is None
     assert middle_text(None, "2026-03-10T08:00:00Z") is None
+
+
+def test_an_ordinary_day_reads_its_events_in_one_piece(tmp_path: Path) -> None:
+    """Below SPLIT_ROWS events the two halves would cost more than they save."""
+    base = WINDOW.start_ms + 8 * 3_600_000
+    db = _store(
+        tmp_path / "sp.db", [(base + i * 1_000, 0, "T", "Z", "Code", "click") for i in range(50)]
+    )
+    span = Span(A, B)
+    with ScreenpipeSource(db) as src:
+        assert src._events_parts(span) == [span]
+        src.SPLIT_ROWS = 49  # the ids of the first and last row are 49 apart
+        assert len(src._events_parts(span)) == 2

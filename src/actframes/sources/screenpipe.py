@@ -42,6 +42,7 @@ __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "
 
 class ScreenpipeSource(Source):
     kind = "screenpipe"
+    SPLIT_ROWS = 60_000  # events from which a read queries them in two halves at once
     # The fingerprint reads (and hashes) the window's raw rows: cheaper than parsing them,
     # not free. A resident process, which knows from its change token that something
     # changed, reads and digests instead (resident.py).
@@ -83,19 +84,31 @@ class ScreenpipeSource(Source):
             self._bg_conns.append(conn)
         return self._bg_conns[i]
 
-    def _halves(self, table: str, indexed: bool, span: Span) -> list[Span]:
-        """The span's rows of ``table`` as two parts of about equal time (``Span.split``
-        halfway between the first and the last stored timestamp of its ranges), each
-        read in a thread of its own; the whole span where the table has no timestamp
-        index (each part would scan the whole table) or nothing lies between."""
-        if not indexed or not span.ranges:
+    def _events_parts(self, span: Span) -> list[Span]:
+        """The span's events in two halves of about equal time (``Span.split`` halfway
+        between the first and last stored timestamps of its ranges), each read in a
+        thread of its own, when they are many (their ids, ascending with time in
+        screenpipe's tables, span ``SPLIT_ROWS`` or more); else the whole span. Two
+        queries at once pay off only then: on two cores each runs slower beside the
+        other, which costs more than it saves on an ordinary day."""
+        if not self._schema.events_indexed or not span.ranges:
             return [span]
-        first, last = fetch(
+        ends = fetch(
             self._conn,
-            f"SELECT (SELECT min(timestamp) FROM {table} WHERE timestamp >= ?),"
-            f" (SELECT max(timestamp) FROM {table} WHERE timestamp < ?)",
+            "SELECT f.timestamp, f.id, l.timestamp, l.id FROM"
+            " (SELECT timestamp, id FROM ui_events WHERE timestamp >= ?"
+            " ORDER BY timestamp LIMIT 1) AS f,"
+            " (SELECT timestamp, id FROM ui_events WHERE timestamp < ?"
+            " ORDER BY timestamp DESC LIMIT 1) AS l",
             (span.ranges[0][0], span.ranges[-1][1]),
-        )[0]
+        )
+        if not ends:
+            return [span]
+        first, first_id, last, last_id = ends[0]
+        if not (type(first_id) is int and type(last_id) is int):
+            return [span]
+        if last_id - first_id < self.SPLIT_ROWS:
+            return [span]
         cut = middle_text(first, last)
         halves = span.split(cut) if cut is not None else None
         return list(halves) if halves is not None else [span]
@@ -138,33 +151,26 @@ class ScreenpipeSource(Source):
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
         try:
-            # The grouped queries run at once, each half of the day on a connection of
-            # its own: SQLite works with the interpreter's lock released, so they share
-            # the cores, and the events' go on while Python here makes the snapshots
-            # (each connection is used by one thread at a time). This thread queries the
-            # last half of the frames itself.
-            fq, eq = [], []
+            # The frames first, then the events' query in another thread (or two, one
+            # per half of a day of many events), each on a connection of its own, while
+            # Python here makes the snapshots: SQLite works with the interpreter's lock
+            # released (each connection is used by one thread at a time).
+            groups, naive = None, None
             if s.frame_ids_ok:
-                fq = [frames_query(s, h) for h in self._halves("frames", s.frames_indexed, span)]
-            if s.ecols:
-                eq = [events_query(s, h) for h in self._halves("ui_events", s.events_indexed, span)]
-            others = fq[:-1] + eq
-            conns = [self._bg_conn(i) for i in range(len(others))]
-            jobs = [Background(c, q, ()) for c, q in zip(conns, others, strict=True)]
+                rows = fetch(self._conn, frames_query(s, span))
+                groups = [g[:7] for g in rows]
+                naive = sum(g[7] for g in rows)  # rows without a UTC offset, per group
+            eq = [events_query(s, part) for part in self._events_parts(span)] if s.ecols else []
+            conns = [self._bg_conn(i) for i in range(len(eq))]
+            jobs = [Background(c, q, ()) for c, q in zip(conns, eq, strict=True)]
             try:
-                groups, naive = None, None
-                if fq:
-                    mine = fetch(self._conn, fq[-1])
-                    rows = [g for job in jobs[: len(fq) - 1] for g in job.result()] + mine
-                    groups = [g[:7] for g in rows]
-                    naive = sum(g[7] for g in rows)  # rows without a UTC offset, per group
                 read_frames(self._conn, s, cap, span, groups)
             finally:
                 # Every thread is waited for, also when one failed (or the frames did).
                 for job in jobs:
                     job.wait()
             if eq:
-                event_groups = [g for job in jobs[len(others) - len(eq) :] for g in job.result()]
+                event_groups = [g for job in jobs for g in job.result()]
                 read_events(self._conn, s, cap, span, event_groups)
             if naive is None:
                 where = span.rows("frames", s.frames_indexed)
