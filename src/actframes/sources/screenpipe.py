@@ -75,8 +75,8 @@ class ScreenpipeSource(Source):
             conn = connect_ro(self.path, check_same_thread=False)
             try:
                 conn.execute("PRAGMA temp_store = MEMORY")
-                # Each reads its half's pages once: a small page cache (512 KiB, not 2 MiB)
-                # keeps the peak memory of four connections near that of two, at no cost.
+                # Each reads its part's pages once: a small page cache (512 KiB, not the
+                # 2 MiB default) keeps a third connection's memory small, at no cost.
                 conn.execute("PRAGMA cache_size = -512")
             except BaseException:  # not left open
                 conn.close()
