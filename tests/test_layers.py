@@ -20,7 +20,8 @@ rank  layer        modules
 ====  ===========  ==================================================================
 0     foundation   errors, model, native_schema, window, timeparse, text, progress,
                    demo_constants, doc_types (the document's shape as types), atomic_write, fast
-                   (speed helpers), the package root (version)
+                   (speed helpers), form_roles (roles named by their contents), the package
+                   root (version)
 1     rules        entities (URL and title rule tables, one matcher)
 2     sources      sources (one reader per store family)
 3     compile      compile (pure passes: capture → document)
@@ -63,6 +64,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.demo_constants",
             "actframes.atomic_write",
             "actframes.doc_types",
+            "actframes.form_roles",  # roles named by their contents: recorder and readers
         ),
     ),
     ("rules", ("actframes.entities",)),

@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType
 from dbus_fast.aio import MessageBus
 
+from ..form_roles import ATSPI_CONTENT_ROLES
+
 T = TypeVar("T")
 Box = tuple[int, int, int, int]  # x, y, width, height on the screen
 
@@ -39,8 +41,9 @@ KEPT_ROLES = frozenset(
     )
 )  # fmt: skip
 # Kept for their bounds (a click on a text field resolves to it) but never with a name:
-# some toolkits name a text element after its content.
-BLANK_NAME_ROLES = frozenset(("password text", "terminal", "text"))
+# some toolkits name a text element after its content (the table in ``form_roles``,
+# which the screenpipe reader's rule shares).
+BLANK_NAME_ROLES = ATSPI_CONTENT_ROLES
 # Address bars by accessible name (Chromium family, Firefox).
 ADDRESS_BAR_NAMES = frozenset(
     ("address and search bar", "search or enter address", "search with google or enter address")

@@ -12,18 +12,31 @@ and any ``day`` call with anything unusual, goes through click. Shared helpers a
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
-from ..errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError
-from . import common
-from .fast_day import plain_day, run_plain
+# Loaded by the ``actframes`` program itself, the imports below make some ten thousand
+# objects and no garbage: the cyclic collector waits until ``main`` knows the command
+# (a one-shot command keeps it off, ``common.one_shot``; any other turns it back on).
+_HELD = os.path.basename((getattr(sys, "argv", None) or [""])[0]) == "actframes"
+_HELD = _HELD and gc.isenabled()
+if _HELD:
+    gc.disable()
+
+from ..errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError  # noqa: E402
+from . import common  # noqa: E402
+from .fast_day import plain_day, run_plain  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
+    global _HELD
     common.Process.entry = argv is None
     common.Process.exit_early = False  # set by this call's command, never an earlier one's
     plain = plain_day(sys.argv[1:] if argv is None else list(argv))
+    if _HELD and (plain is None or argv is not None):
+        gc.enable()  # not the one-shot day of this program: collect as usual
+    _HELD = False
     try:
         if plain is not None:
             run_plain(plain)

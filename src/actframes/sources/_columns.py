@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from itertools import compress, islice
+from itertools import chain, compress, islice
 from operator import eq, le, lt
 from typing import Any
 
@@ -67,22 +67,25 @@ def columns_from_groups(
     for (kind, app, dev), parts in merged.items():
         if len(parts) == 1:  # one group: its lists as they are
             ids, ts, counts = parts[0][0], parts[0][1], parts[0][2]
-        else:
-            ids = [i for p in parts for i in p[0]]
-            ts = [t for p in parts for t in p[1]]
+        else:  # joined in C
+            ids = list(chain.from_iterable(p[0] for p in parts))
+            ts = list(chain.from_iterable(p[1] for p in parts))
             counts = None
             if any(p[2] is not None for p in parts):
-                counts = [n for p in parts for n in (p[2] or [1] * len(p[0]))]
-        text = parts[0][3] if exact_text and len(parts) == 1 else None
+                counts = list(chain.from_iterable(p[2] or [1] * len(p[0]) for p in parts))
         # Groups usually come in time order already; a column not in (time, id) order
         # (merged groups, rows out of order) is sorted by (time, id). Ties in time with
         # ids in order (a burst of input within one millisecond) need no sort.
+        text = None
         if not all(map(lt, ts, islice(ts, 1, None))) and not _in_order(ts, ids):
             order = sorted(range(len(ts)), key=lambda k: (ts[k], ids[k]))
             ids, ts = [ids[k] for k in order], [ts[k] for k in order]
             if counts is not None:
                 counts = [counts[k] for k in order]
-            text = None
+        elif exact_text:  # each part's text is its lists': joined, the joined lists'
+            text = parts[0][3]
+            if len(parts) > 1:
+                text = (",".join(p[3][0] for p in parts), ",".join(p[3][1] for p in parts))
         if not unique_ids:
             all_ids.update(ids)
         out.append(EventColumn(kind, app, dev, ts, ids, counts, text))

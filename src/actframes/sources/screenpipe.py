@@ -25,7 +25,7 @@ from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
 from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch
 from .screenpipe_fingerprint import RowsFingerprint
-from .screenpipe_frames import frames_grouped, read_frames
+from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
     EVENT_KINDS,
@@ -36,13 +36,14 @@ from .screenpipe_input import (
 )
 from .screenpipe_schema import detect, schema_notes
 from .screenpipe_tail import Settle, SettledMark, TailReads
-from .screenpipe_time import Span, date_bounds
+from .screenpipe_time import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
 
 class ScreenpipeSource(Source):
     kind = "screenpipe"
+    SPLIT_ROWS = 60_000  # events from which a read queries them in two halves at once
     # The fingerprint reads (and hashes) the window's raw rows: cheaper than parsing them,
     # not free. A resident process, which knows from its change token that something
     # changed, reads and digests instead (resident.py).
@@ -59,7 +60,8 @@ class ScreenpipeSource(Source):
         except BaseException:  # a refused store is not left open
             self._conn.close()
             raise
-        self._events_conn: sqlite3.Connection | None = None  # opened on the first read
+        # The connections of the reading threads, opened on the first read.
+        self._bg_conns: list[sqlite3.Connection] = []
         self._rows_fingerprint: RowsFingerprint | None = None
         self._tails: TailReads | None = None  # made on the first tail read
 
@@ -67,24 +69,57 @@ class ScreenpipeSource(Source):
         if self._tails is not None:
             self._tails.close()
         self._conn.close()
-        if self._events_conn is not None:
-            self._events_conn.close()
+        for conn in self._bg_conns:
+            conn.close()
 
-    def _second_conn(self) -> sqlite3.Connection:
-        """The events' connection, kept across reads (opening one parses the schema)."""
-        if self._events_conn is None:
+    def _bg_conn(self, i: int) -> sqlite3.Connection:
+        """The ``i``-th reading thread's connection, kept across reads (opening one
+        parses the schema); a thread may use it, one at a time."""
+        while len(self._bg_conns) <= i:
             conn = connect_ro(self.path, check_same_thread=False)
             try:
                 conn.execute("PRAGMA temp_store = MEMORY")
-            except BaseException:
+                # Each reads its part's pages once: a small page cache (512 KiB, not the
+                # 2 MiB default) keeps a third connection's memory small, at no cost.
+                conn.execute("PRAGMA cache_size = -512")
+            except BaseException:  # not left open
                 conn.close()
                 raise
-            self._events_conn = conn
-        return self._events_conn
+            self._bg_conns.append(conn)
+        return self._bg_conns[i]
+
+    def _events_parts(self, span: Span) -> list[Span]:
+        """The span's events in two halves of about equal time (``Span.split`` halfway
+        between the first and last stored timestamps of its ranges), each read in a
+        thread of its own, when they are many (their ids, ascending with time in
+        screenpipe's tables, span ``SPLIT_ROWS`` or more); else the whole span. Two
+        queries at once pay off only then: on two cores each runs slower beside the
+        other, which costs more than it saves on an ordinary day."""
+        if not self._schema.events_indexed or not span.ranges:
+            return [span]
+        ends = fetch(
+            self._conn,
+            "SELECT f.timestamp, f.id, l.timestamp, l.id FROM"
+            " (SELECT timestamp, id FROM ui_events WHERE timestamp >= ?"
+            " ORDER BY timestamp LIMIT 1) AS f,"
+            " (SELECT timestamp, id FROM ui_events WHERE timestamp < ?"
+            " ORDER BY timestamp DESC LIMIT 1) AS l",
+            (span.ranges[0][0], span.ranges[-1][1]),
+        )
+        if not ends:
+            return [span]
+        first, first_id, last, last_id = ends[0]
+        if not (type(first_id) is int and type(last_id) is int):
+            return [span]
+        if last_id - first_id < self.SPLIT_ROWS:
+            return [span]
+        cut = middle_text(first, last)
+        halves = span.split(cut) if cut is not None else None
+        return list(halves) if halves is not None else [span]
 
     def commits_seen(self) -> int | None:
         """Changes whenever another connection commits (``base.data_version``), also
-        while the events are read on the second connection: the document cache stores
+        while the events are read on the other connections: the document cache stores
         a fingerprint only if no commit landed between it and the read (``cache.py``)."""
         return data_version(self._conn)
 
@@ -124,7 +159,7 @@ class ScreenpipeSource(Source):
 
     def _tail_reads(self) -> TailReads:
         if self._tails is None:
-            self._tails = TailReads(self._conn, self._second_conn, self._schema, self._read)
+            self._tails = TailReads(self._conn, lambda: self._bg_conn(0), self._schema, self._read)
         return self._tails
 
     def _rows(self) -> RowsFingerprint:
@@ -145,23 +180,38 @@ class ScreenpipeSource(Source):
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
         try:
-            groups = frames_grouped(self._conn, s, span) if s.frame_ids_ok else None
-            # The events' query runs in another thread, on a connection of its own, while
+            # The frames first, then the events' query in another thread (or two, one
+            # per half of a day of many events), each on a connection of its own, while
             # Python here makes the snapshots: SQLite works with the interpreter's lock
-            # released, and the two never query at once.
-            events = None
-            if s.ecols and in_background:
-                events = Background(self._second_conn(), events_query(s, span), ())
-            try:
+            # released (each connection is used by one thread at a time). A read that
+            # must see the main connection's transaction runs every query there.
+            groups, naive = None, None
+            if s.frame_ids_ok:
+                rows = fetch(self._conn, frames_query(s, span))
+                groups = [g[:7] for g in rows]
+                naive = sum(g[7] for g in rows)  # rows without a UTC offset, per group
+            eq = [events_query(s, part) for part in self._events_parts(span)] if s.ecols else []
+            event_groups = None
+            if in_background:
+                conns = [self._bg_conn(i) for i in range(len(eq))]
+                jobs = [Background(c, q, ()) for c, q in zip(conns, eq, strict=True)]
+                try:
+                    read_frames(self._conn, s, cap, span, groups)
+                finally:
+                    # Every thread is waited for, also when one failed (or the frames did).
+                    for job in jobs:
+                        job.wait()
+                if eq:
+                    event_groups = [g for job in jobs for g in job.result()]
+            else:
                 read_frames(self._conn, s, cap, span, groups)
-            finally:
-                event_groups = events.result() if events is not None else None
-            if s.ecols and not in_background:
-                event_groups = fetch(self._conn, events_query(s, span), ())
+                if eq:
+                    event_groups = [g for q in eq for g in fetch(self._conn, q)]
             if event_groups is not None:
                 read_events(self._conn, s, cap, span, event_groups)
-            q = f"SELECT count(*) FROM {span.rows('frames', s.frames_indexed)} AND {NO_OFFSET_SQL}"
-            naive = fetch(self._conn, q, ())[0][0]
+            if naive is None:
+                where = span.rows("frames", s.frames_indexed)
+                naive = fetch(self._conn, f"SELECT count(*) FROM {where} AND {NO_OFFSET_SQL}")[0][0]
             if naive:
                 cap.notes.append(naive_note(naive))
         except sqlite3.DatabaseError as exc:

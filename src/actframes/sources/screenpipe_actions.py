@@ -5,7 +5,8 @@ screenpipe writes them: a ``text`` row is one typing burst (its characters; the 
 itself only when the operator opted in), a ``key`` row a shortcut, a click the real
 click — the accessibility look-up row written just after it (``click_count = 0``) only
 names the click's target — and ``clipboard`` rows copy, cut or paste by ``modifiers``.
-``elements`` (joined to ``frames`` for time and window) gives the trees. Columns are
+``elements`` (joined to ``frames`` for time and window) gives the trees; an editable or
+secure element is named only with the opt-in, as its text is its contents. Columns are
 discovered; absent ones read as NULL. The store records no screen size, so ``screens``
 is empty and only exact hit-tests are possible (see ``steps/resolve``).
 """
@@ -16,6 +17,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import SourceError
+from ..form_roles import shown_name
 from ..model import TEXT, Action, Element, ScreenSize
 from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
@@ -54,7 +56,7 @@ def read(
     try:
         indexed = detect(conn, path).events_indexed
         acts = _read(conn, indexed, start_ms, end_ms, include_text)
-        return acts, _elements(conn, start_ms, end_ms), {}
+        return acts, _elements(conn, start_ms, end_ms, include_text), {}
     except sqlite3.DatabaseError as exc:
         raise SourceError(f"{path}: cannot read ({exc})") from exc
     finally:
@@ -151,7 +153,12 @@ def _name_clicks(
     return out
 
 
-def _elements(conn: sqlite3.Connection, start_ms: int, end_ms: int) -> list[Element]:
+def _elements(
+    conn: sqlite3.Connection, start_ms: int, end_ms: int, include_text: bool = False
+) -> list[Element]:
+    """The elements of the frames around the window. An editable or secure element's
+    ``text`` is its contents (screenpipe stores a field's value there), so its name is
+    blank unless the operator opted in to typed text (``form_roles``)."""
     present = tables(conn)
     if "elements" not in present or "frames" not in present:
         return []
@@ -177,14 +184,15 @@ def _elements(conn: sqlite3.Connection, start_ms: int, end_ms: int) -> list[Elem
         if any(v is None for v in xs):
             continue
         ix, iy, iw, ih = (v or 0 for v in xs)
+        kind = clean_name(role)
         out.append(
             Element(
                 fid,
                 ts,
                 None,
                 clean_name(win) or None,
-                clean_name(role),
-                clean_name(name),
+                kind,
+                shown_name(kind, clean_name(name), include_text),
                 ix,
                 iy,
                 iw,

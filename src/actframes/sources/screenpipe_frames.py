@@ -11,7 +11,7 @@ from typing import Any
 
 from ..model import Capture, Rejected, Snapshot
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._rows import Names, first_of_each_id
+from ._rows import NO_OFFSET_SQL, Names, first_of_each_id
 from .base import fetch
 from .screenpipe_schema import Schema
 from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
@@ -34,26 +34,27 @@ def frame_opt(s: Schema) -> str:
     )
 
 
-def frames_grouped(conn: sqlite3.Connection, s: Schema, span: Span) -> list[Any]:
+def frames_query(s: Schema, span: Span) -> str:
     """The frames of the span per distinct (app, title, URL, focus), with their ids and
-    instants comma-joined: SQLite reads, parses and groups them in C, and Python makes
-    no string per row and no tuple but the Snapshot. BINARY collation: values group
-    only when their bytes are equal, whatever collation a column declares."""
+    instants comma-joined, and how many of them have a timestamp without a UTC offset:
+    SQLite reads, parses and groups them in C, and Python makes no string per row and no
+    tuple but the Snapshot. BINARY collation: values group only when their bytes are
+    equal, whatever collation a column declares."""
     shown = "app_name, title, url, foc"
     by = ", ".join(f"{c} COLLATE BINARY" for c in shown.split(", "))
     rows = span.rows("frames", s.frames_indexed)
-    q = (
-        f"SELECT count(*), {shown}, group_concat(id), group_concat({span.ms})"
-        f" FROM (SELECT frames.id, frames.timestamp, {frame_opt(s)} FROM {rows})"
-        f" GROUP BY {by}"
+    return (
+        f"SELECT count(*), {shown}, group_concat(id), group_concat({span.ms}), sum(naive)"
+        f" FROM (SELECT frames.id, frames.timestamp, {frame_opt(s)}, {NO_OFFSET_SQL} AS naive"
+        f" FROM {rows}) GROUP BY {by}"
     )
-    return fetch(conn, q, ())
 
 
 def read_frames(
     conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span, groups: list[Any] | None
 ) -> None:
-    """``groups``: the rows of frames_grouped, when the ids are the table's key."""
+    """``groups``: the rows of frames_query (but its last column), when the ids are the
+    table's key."""
     opt = frame_opt(s)
     odd = fetch(conn, odd_rows_sql("frames", f"id, timestamp, {opt}", "", s.frames_indexed), ())
     placed_odd = []
@@ -180,7 +181,7 @@ def _ocr_order(w: tuple[str, object, object]) -> tuple[str, str]:
 
 
 def snaps_from_groups(groups: list[Any], names: Names, snaps: list[Snapshot], looks: Looks) -> bool:
-    """Snapshots from frames_grouped's rows; False (and nothing reported) when some row
+    """Snapshots from frames_query's rows; False (and nothing reported) when some row
     needs reading one by one: an instant SQLite could not parse (group_concat skips the
     NULL, so fewer instants than rows), an instant out of range, or a stored value that
     is not text (numbers of equal value group together, whatever their type)."""

@@ -218,9 +218,14 @@ class Background:
         finally:
             self._done.release()
 
-    def result(self) -> list[Any]:
+    def wait(self) -> Background:
+        """Itself, once its query has ended (rows or error)."""
         self._done.acquire()
         self._done.release()
+        return self
+
+    def result(self) -> list[Any]:
+        self.wait()
         if self._exc is not None:
             raise self._exc
         return self._rows

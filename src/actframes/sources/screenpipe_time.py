@@ -150,6 +150,34 @@ class Span:
     def keeps(self, ts: int) -> bool:
         return self.a <= ts < self.b
 
+    def split(self, cut: str) -> tuple[Span, Span] | None:
+        """The span as two parts: the rows whose timestamp text sorts below ``cut``, and
+        the others. The ranges are cut, not the span of instants, so each row of the
+        span is read by exactly one part (two threads may then read it at once). None
+        when ``cut`` leaves either part without a range."""
+        low = [(lo, min(hi, cut)) for lo, hi in self.ranges if lo < cut]
+        high = [(max(lo, cut), hi) for lo, hi in self.ranges if hi > cut]
+        return (self._with(low), self._with(high)) if low and high else None
+
+    def _with(self, ranges: list[tuple[str, str]]) -> Span:
+        part = Span.__new__(Span)
+        part.ranges, part.ms, part.a, part.b = ranges, self.ms, self.a, self.b
+        return part
+
+
+def middle_text(first: object, last: object) -> str | None:
+    """Timestamp text halfway in time between two stored timestamps (their date and time
+    of day; offsets are left aside: it only cuts a read in two, and any cut reads every
+    row once), or None when either is not ISO text or nothing lies between."""
+    if not (isinstance(first, str) and isinstance(last, str)):
+        return None
+    try:
+        lo, hi = datetime.fromisoformat(first[:19]), datetime.fromisoformat(last[:19])
+        cut = (lo + (hi - lo) / 2).strftime("%Y-%m-%dT%H:%M:%S")
+    except (ValueError, TypeError, OverflowError):  # not ISO; one with an offset, one not
+        return None
+    return cut if first < cut <= last else None
+
 
 def text_at(ms: int) -> str:
     """An instant as UTC text in screenpipe's shape, to the second."""
