@@ -16,13 +16,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .compile.document import Doc
-from .compile.pipeline import Options, compile_capture
 from .sources import Source, open_source
 from .window import Window, day_window, span_window
 
 if TYPE_CHECKING:
     from .cache import DocCache
+    from .compile.document import Doc
+    from .compile.pipeline import Options, compile_capture
     from .doc_types import CommsView
     from .emit.context import to_context
     from .emit.context_parse import parse_context
@@ -36,8 +36,11 @@ if TYPE_CHECKING:
     from .routines.store_mining import Mining
     from .verify import Report
 
-# Emitters load on first use, so a command that prints JSON never imports the rest.
-_EMITTERS = {
+# Emitters load on first use, so a command that prints JSON never imports the rest; the
+# compiler too, so that ``day`` can load it while the store's rows are being read.
+_LAZY = {
+    "Options": ".compile.pipeline",
+    "compile_capture": ".compile.pipeline",
     "to_json": ".emit.json_out",
     "to_yaml": ".emit.yaml_out",
     "to_markdown": ".emit.markdown",
@@ -47,15 +50,16 @@ _EMITTERS = {
 
 
 def __getattr__(name: str) -> Any:
-    if name in _EMITTERS:
+    if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_EMITTERS[name], __package__), name)
+        return getattr(importlib.import_module(_LAZY[name], __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def compile_window(source: Source, window: Window, options: Options | None = None) -> Doc:
     """The Tier-1 document for any window of a source."""
+    from .compile.pipeline import compile_capture
     from .sources.base import reading
 
     with reading(source.path):
@@ -164,6 +168,7 @@ class Store:
         self, window: Window, options: Options | None = None
     ) -> tuple[Capture, Doc]:
         """The window's rows and their document, the rows read once (no cache)."""
+        from .compile.pipeline import compile_capture
         from .sources.base import reading
 
         with self._reading() as src, reading(src.path):

@@ -18,17 +18,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from . import __version__
 from .atomic_write import write_json_atomically
-from .compile.document import Doc
-from .compile.pipeline import Options, compile_capture
-from .compile.provenance import capture_digest
-from .entities import rules_digest
 from .fast.fasthash import sha256
 from .sources import Source
 from .window import Window
+
+if TYPE_CHECKING:  # the compiler loads when used: ``day`` loads it while rows are read
+    from .compile.document import Doc
+    from .compile.pipeline import Options
 
 
 def default_cache_dir() -> Path | None:
@@ -45,6 +45,8 @@ class DocCache:
         self.root = root / "docs"
 
     def entry(self, source: Source, window: Window, options: Options) -> Path:
+        from .entities import rules_digest
+
         ident = json.dumps(
             [
                 str(Path(source.path).resolve()),
@@ -84,7 +86,7 @@ class DocCache:
         # The boundary where a document comes back from disk: an entry this cache wrote
         # from a compiled document, served only for the digest or fingerprint it was made
         # from, so its shape is the compiler's (an unreadable entry counts as absent).
-        return cast(Doc, doc) if isinstance(doc, dict) else None
+        return cast("Doc", doc) if isinstance(doc, dict) else None
 
     def put(self, path: Path, digest: str, doc: Doc, fingerprint: str | None = None) -> None:
         entry = {"digest": digest, "fingerprint": fingerprint, "doc": doc}
@@ -112,9 +114,15 @@ def compile_window_cached(
     source: Source, window: Window, options: Options | None, cache: DocCache | None
 ) -> tuple[Doc, bool]:
     """The document for the window, and whether it came from the cache."""
-    opts = options or Options()
     if cache is None:
-        return compile_capture(source.read(window.start_ms, window.end_ms), window, opts), False
+        cap = source.read(window.start_ms, window.end_ms)
+        from .compile.pipeline import compile_capture  # loaded while the rows were read, if asked
+
+        return compile_capture(cap, window, options), False
+    from .compile.pipeline import Options, compile_capture
+    from .compile.provenance import capture_digest
+
+    opts = options or Options()
     entry = cache.entry(source, window, opts)
     seen = _commits_seen(source)
     fingerprint = _fingerprint(source, window, seen)

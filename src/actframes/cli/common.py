@@ -334,9 +334,22 @@ def compile_day_cli(
 
     zone = machine_zone() if tz is None else tz
     window = day_window(local_day(date, zone), zone)
-    options = compile_options(min_minutes)
-    with open_cli_store(db, source, disk_cache=not no_cache) as store:
-        return store.compile(window, options)
+    # The default options are the compiler's own (None), so that the compiler and the
+    # emitter need not load before the read: a reader loads them while it waits for a
+    # query in another thread (``sources.base.while_waiting``).
+    options = compile_options(min_minutes) if min_minutes else None
+    from ..sources.base import while_waiting
+
+    while_waiting(_load_compiler)
+    try:
+        with open_cli_store(db, source, disk_cache=not no_cache) as store:
+            return store.compile(window, options)
+    finally:
+        while_waiting(None)
+
+
+def _load_compiler() -> None:
+    from ..compile import pipeline  # noqa: F401
 
 
 def load_document(path: Path) -> Document:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -17,6 +17,22 @@ from ..model import Capture
 # Rows this far outside the requested window are read too, so a row just before the
 # window can credit time into it and the last row in it knows its successor.
 READ_MARGIN_MS = 300_000
+
+# Work a caller wants done while a reader waits for a query running in another thread
+# (the ``day`` command loads the compiler then: ~10 ms of imports beside SQLite's work).
+# One slot, taken by the first read that waits; nothing is lost when no read takes it.
+_IDLE_WORK: list[Callable[[], object]] = []
+
+
+def while_waiting(work: Callable[[], object] | None) -> None:
+    """Have ``work`` done by the next read that waits on another thread (None: nothing)."""
+    _IDLE_WORK[:] = [] if work is None else [work]
+
+
+def idle_work() -> None:
+    """Do the work ``while_waiting`` left, once (a reader calls this before it waits)."""
+    while _IDLE_WORK:
+        _IDLE_WORK.pop()()
 
 
 class Source(Protocol):

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
-from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch
+from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
@@ -197,6 +197,8 @@ class ScreenpipeSource(Source):
                 jobs = [Background(c, q, ()) for c, q in zip(conns, eq, strict=True)]
                 try:
                     read_frames(self._conn, s, cap, span, groups)
+                    if jobs:
+                        idle_work()
                 finally:
                     # Every thread is waited for, also when one failed (or the frames did).
                     for job in jobs:
