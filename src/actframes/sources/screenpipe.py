@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
 from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work
-from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
@@ -39,6 +39,9 @@ from .screenpipe_tail import Settle, SettledMark, TailReads
 from .screenpipe_time import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
+
+if TYPE_CHECKING:
+    from .screenpipe_fingerprint import RowsFingerprint
 
 
 class ScreenpipeSource(Source):
@@ -164,6 +167,8 @@ class ScreenpipeSource(Source):
 
     def _rows(self) -> RowsFingerprint:
         if self._rows_fingerprint is None:
+            from .screenpipe_fingerprint import RowsFingerprint  # (only a cached read asks)
+
             self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
         return self._rows_fingerprint
 
