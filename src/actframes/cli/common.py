@@ -349,7 +349,13 @@ def compile_day_cli(
 
 
 def _load_compiler() -> None:
-    from ..compile import pipeline  # noqa: F401
+    """What a day's compile and its output load on first use (the read waits meanwhile)."""
+    from ..compile import pipeline, reattribute  # noqa: F401
+    from ..emit import json_out, usable  # noqa: F401
+    from ..entities import url_rules  # noqa: F401
+    from ..fast import recache
+
+    recache.preload()
 
 
 def load_document(path: Path) -> Document:

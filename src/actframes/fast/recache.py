@@ -64,6 +64,11 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return rx
 
 
+def preload() -> None:
+    """Read the machine's cache now, so that the first pattern asked need not."""
+    _load()
+
+
 def save() -> None:
     """Write the patterns this process compiled itself into the machine's cache."""
     if not _missed:
