@@ -219,3 +219,26 @@ def built_rules() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
 def test_every_rule_pattern_built_from_its_entry_behaves_as_re_compile(texts: list[str]) -> None:
     for built, ref in built_rules():
         same(built, ref, texts)
+
+
+def test_preload_reads_the_file_once_and_compile_then_builds_from_it(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for p, f in PATTERNS:
+        recache.compile(p, f)
+    recache.save()
+    recache._live.clear()
+    recache._stored = None
+    reads: list[str] = []
+    real_read = recache._read
+
+    def counted(path: str) -> dict[recache.Key, recache.Stored]:
+        reads.append(path)
+        return real_read(path)
+
+    monkeypatch.setattr(recache, "_read", counted)
+    recache.preload()
+    assert len(reads) == 1
+    for p, f in PATTERNS:
+        same(recache.compile(p, f), re.compile(p, f), SAMPLES)
+    assert len(reads) == 1 and not recache._missed  # all built from what preload read
