@@ -35,13 +35,13 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
-from .screenpipe_tail import Settle, SettledMark, TailReads
 from .screenpipe_time import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
 if TYPE_CHECKING:
     from .screenpipe_fingerprint import RowsFingerprint
+    from .screenpipe_tail import Settle, SettledMark, TailReads
 
 
 class ScreenpipeSource(Source):
@@ -162,6 +162,10 @@ class ScreenpipeSource(Source):
 
     def _tail_reads(self) -> TailReads:
         if self._tails is None:
+            # Loaded only here: it imports concurrent.futures (and so logging and an
+            # exit hook), ~6 ms that a one-shot ``actframes day`` never needs.
+            from .screenpipe_tail import TailReads
+
             self._tails = TailReads(self._conn, lambda: self._bg_conn(0), self._schema, self._read)
         return self._tails
 
