@@ -77,3 +77,12 @@ def test_digest_is_sha256_of_the_canonical_text(
 ) -> None:
     cap = Capture("screenpipe", snaps, events, [Span(a, b) for a, b in afk])
     assert capture_digest(cap) == _reference(cap)
+
+
+@given(st.lists(st.sampled_from(["", "a", "é — x", "\ud800", "\udc00", "日本"]), max_size=20))
+def test_digest_of_repeated_and_lone_surrogate_titles(titles: list[str]) -> None:
+    # Titles are encoded once per distinct value: the bytes must be those of the joined
+    # text, lone surrogates and neighbours included.
+    snaps = [Snapshot(i, 1_000 + i, "A", t) for i, t in enumerate(titles)]
+    cap = Capture("screenpipe", snaps, [], [])
+    assert capture_digest(cap) == _reference(cap)

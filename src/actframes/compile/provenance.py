@@ -33,6 +33,7 @@ _DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _CHUNK = 4096
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
 _INT_US = "%d" + _US
+_US_BYTES = _US.encode()
 
 
 # Below this many snapshots the interpreter's built-in SHA-256 is used: hashlib's, from
@@ -58,6 +59,14 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
         h.update(text.encode("utf-8", "surrogatepass"))
         h.update(_RS.encode())
 
+    def part_of(values: tuple[str, ...]) -> None:
+        """``part(_US.join(values))`` — the same bytes, as UTF-8 joins like the text — with
+        each distinct value encoded once: a day repeats a few dozen titles, and encoding
+        non-ASCII text costs per character, tens of thousands of times over."""
+        encoded = {v: v.encode("utf-8", "surrogatepass") for v in set(values)}
+        h.update(_US_BYTES.join(map(encoded.__getitem__, values)))
+        h.update(_RS.encode())
+
     part(CANONICAL_VERSION)
     snaps = sorted(cap.snapshots, key=_DEVICE_TIME_ID) if ordered is None else ordered
     part(str(len(snaps)))
@@ -72,7 +81,7 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
             part(_US.join(["" if d is None else str(d) for d in durs]))
         part(_US.join(devices))
         part(_US.join(apps))
-        part(_US.join(titles))
+        part_of(titles)
         part(_US.join([u or "" for u in urls]))
     columns = sorted(cap.all_columns(), key=lambda c: repr((c.kind, c.app, c.device)))
     part(str(len(columns)))
