@@ -17,7 +17,15 @@ from .screenpipe_schema import Schema
 from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
 
 _SHOWN = itemgetter(2, 3, 4, 5)  # stored app, title, URL, focus of a frames row
-_TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
+_ID, _TIME = itemgetter(0), itemgetter(1)  # of a Snapshot
+
+
+def sort_by_time_then_id(snaps: list[Snapshot]) -> None:
+    """``snaps.sort(key=itemgetter(1, 0))``, as two stable sorts on one int key each (row
+    id, then time): the same order, equal keys included, in under half the time — no key
+    tuple per row, and one key compared at a time."""
+    snaps.sort(key=_ID)
+    snaps.sort(key=_TIME)
 
 
 def frame_opt(s: Schema) -> str:
@@ -100,7 +108,7 @@ def read_frames(
             append(new(Snapshot, (rid, ts) + shown))  # noqa: RUF005 - faster than *shown
     if looks.pending:
         apps_from_ocr(conn, s, looks, names, snaps, cap)
-        snaps.sort(key=_TIME_THEN_ID)
+        sort_by_time_then_id(snaps)
     if looks.unfocused:
         cap.notes.append(
             "windows on screen but not focused (screenpipe's focused = 0) are on-screen"
@@ -213,5 +221,5 @@ def snaps_from_groups(groups: list[Any], names: Names, snaps: list[Snapshot], lo
         same = (app, names.title(title_raw), url, "", None)
         columns = zip(ids, ts, *map(repeat, same), strict=False)  # repeat() never ends
         extend(map(new, repeat(Snapshot), columns))
-    snaps.sort(key=_TIME_THEN_ID)  # in time order, as read row by row
+    sort_by_time_then_id(snaps)  # in time order, as read row by row
     return True
