@@ -17,20 +17,20 @@ from actframes.day_steps_cache import DayStepsCache
 from actframes.model import InputEvent, Snapshot
 from actframes.resident_routines import ResidentRoutines
 from actframes.routines.mine import Rules
-from actframes.routines.store_mining import Mining, mine_store, window_of
+from actframes.routines.store_mining import mine_store, window_of
 from actframes.simulate import SimDay, write_native
 from actframes.simulate.workflows import simulate_workflows, write_workflows
 from actframes.sources.watch import StoreWatch
 from actframes.window import day_window
 
 from ..builders import cli_env, run_cli_bytes
+from .kept_mining import EDGE, RULES, cold, kept_follow_every_change, mining_bytes, warm
 
 TZ = "Europe/Berlin"  # local days straddle UTC days: the counters are per UTC day
 ZONES = [TZ, "UTC"]  # in UTC a day's read margins lie in the UTC days either side
 DAYS = ["2026-03-09", "2026-03-10", "2026-03-11"]
 UNTIL = DAYS[-1]
 # Loose rules, so that the small fixture has routines to get wrong.
-RULES = Rules(min_occurrences=2, min_specific=0, against_chance=False)
 PAGES = [
     "https://claims.example.test/new",
     "https://claims.example.test/form",
@@ -105,27 +105,20 @@ class _Writer:
                 self.conn.execute(f"DELETE FROM {table} WHERE id = ?", (rid,))
 
 
-def _bytes(m: Mining) -> tuple[str, list[object]]:
-    return json.dumps(m.routines, ensure_ascii=False), list(m.steps)
-
-
 def _cold(path: Path, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(mine_store(path, None, tz, start, end, RULES))
+    return cold(path, days, tz, UNTIL)
 
 
 def _warm(kept: ResidentRoutines, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(kept.mining(tz, start, end, RULES))
+    return warm(kept, days, tz, UNTIL)
 
 
-edge = st.sampled_from([0, 1, 240, 299, 301, 3_600, 86_100, 86_399]) | st.integers(0, 86_399)
 ops = st.lists(
     st.tuples(
         st.sampled_from(["append", "edit", "move", "delete"]),
         st.sampled_from(["snapshots", "input_events"]),
         st.integers(0, 3),
-        edge,
+        EDGE,
         st.floats(0, 1),
         st.integers(0, 2),
     ),
@@ -139,21 +132,11 @@ ops = st.lists(
 def test_kept_days_mine_the_bytes_of_a_cold_mining(tz: str, changes: list[tuple]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = write_native(Path(tmp) / "store.db", _native_days(tz))
-        watch = StoreWatch(path)
-        kept = ResidentRoutines(path, None, lambda: watch.token())
         writer = _Writer(path, tz)
         try:
-            for days in (3, 2):
-                assert _warm(kept, days, tz) == _cold(path, days, tz)
-            for change in changes:
-                writer.do(*change)
-                for days in (3, 2):
-                    # Twice: the second call is served from memory and must still agree.
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
+            kept_follow_every_change(path, tz, UNTIL, writer.do, changes)
         finally:
             writer.conn.close()
-            watch.close()
 
 
 def test_the_fixture_has_routines() -> None:
@@ -198,7 +181,7 @@ def test_a_window_not_of_whole_days_is_mined_whole_while_unchanged(workflows: Pa
     try:
         warm = kept.mining(TZ, start, end, Rules())
         cold = mine_store(workflows, None, TZ, start, end, Rules())
-        assert warm.routines and _bytes(warm) == _bytes(cold)
+        assert warm.routines and mining_bytes(warm) == mining_bytes(cold)
         assert kept.mining(TZ, start, end, Rules()) is warm
         assert kept.stats == {"served": 1, "fingerprint": 0, "read": 0, "mined": 1}
         conn = sqlite3.connect(workflows)
@@ -206,7 +189,8 @@ def test_a_window_not_of_whole_days_is_mined_whole_while_unchanged(workflows: Pa
             conn.execute("DELETE FROM frames WHERE id = (SELECT max(id) FROM frames)")
         conn.close()
         again = kept.mining(TZ, start, end, Rules())
-        assert _bytes(again) == _bytes(mine_store(workflows, None, TZ, start, end, Rules()))
+        fresh = mine_store(workflows, None, TZ, start, end, Rules())
+        assert mining_bytes(again) == mining_bytes(fresh)
         assert kept.stats["mined"] == 2
     finally:
         watch.close()
@@ -241,7 +225,7 @@ def test_days_on_disk_serve_a_later_process_only_while_unchanged(tmp_path: Path)
 
     def run(include_text: bool = False) -> tuple[tuple[str, list[object]], dict[str, int]]:
         kept = ResidentRoutines(path, None, lambda: None, disk=cache)
-        return _bytes(kept.mining(TZ, start, end, RULES, include_text)), kept.stats
+        return mining_bytes(kept.mining(TZ, start, end, RULES, include_text)), kept.stats
 
     first, stats = run()
     assert first == _cold(path, 3) and stats["read"] == 3 and stats["disk"] == 0

@@ -14,19 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.resident_routines import ResidentRoutines
-from actframes.routines.mine import Rules
-from actframes.routines.store_mining import Mining, by_day, mine_store, window_of
+from actframes.routines.store_mining import by_day
 from actframes.sources.actions import steps_fingerprints
 from actframes.sources.watch import StoreWatch
 from actframes.window import day_window
 
 from ..sources.test_activitywatch import AW_RUST_SCHEMA, AW_RUST_V5
+from .kept_mining import EDGE, cold, kept_follow_every_change, warm
 
 TZ = "Europe/Berlin"
 ZONES = [TZ, "UTC"]
 DAYS = ["2026-03-09", "2026-03-10", "2026-03-11"]
 UNTIL = DAYS[-1]
-RULES = Rules(min_occurrences=2, min_specific=0, against_chance=False)
 PAGES = [
     "https://claims.example.test/new",
     "https://claims.example.test/form",
@@ -127,27 +126,20 @@ class _Writer:
                 self.conn.execute("DELETE FROM events WHERE id = ?", (rid,))
 
 
-def _bytes(m: Mining) -> tuple[str, list[object]]:
-    return json.dumps(m.routines, ensure_ascii=False), list(m.steps)
-
-
 def _cold(path: Path, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(mine_store(path, None, tz, start, end, RULES))
+    return cold(path, days, tz, UNTIL)
 
 
 def _warm(kept: ResidentRoutines, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(kept.mining(tz, start, end, RULES))
+    return warm(kept, days, tz, UNTIL)
 
 
-edge = st.sampled_from([0, 1, 240, 299, 301, 3_600, 86_100, 86_399]) | st.integers(0, 86_399)
 ops = st.lists(
     st.tuples(
         st.sampled_from(["append", "edit", "move", "stretch", "delete"]),
         st.sampled_from([WINDOW, WEB, AFK]),
         st.integers(0, 3),
-        edge,
+        EDGE,
         st.floats(0, 1),
         st.integers(0, 2),
     ),
@@ -161,20 +153,11 @@ ops = st.lists(
 def test_kept_days_mine_the_bytes_of_a_cold_mining(tz: str, v5: bool, changes: list[tuple]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _store(Path(tmp) / "sqlite.db", tz, v5)
-        watch = StoreWatch(path)
-        kept = ResidentRoutines(path, None, lambda: watch.token())
         writer = _Writer(path, tz)
         try:
-            for days in (3, 2):
-                assert _warm(kept, days, tz) == _cold(path, days, tz)
-            for change in changes:
-                writer.do(*change)
-                for days in (3, 2):
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
+            kept_follow_every_change(path, tz, UNTIL, writer.do, changes)
         finally:
             writer.conn.close()
-            watch.close()
 
 
 def test_the_fixture_has_routines(tmp_path: Path) -> None:

@@ -17,18 +17,18 @@ from hypothesis import strategies as st
 
 from actframes.day_steps_cache import DayStepsCache
 from actframes.resident_routines import ResidentRoutines
-from actframes.routines.mine import Rules
-from actframes.routines.store_mining import Mining, mine_store, window_of
+from actframes.routines.store_mining import window_of
 from actframes.simulate.writers import SCREENPIPE_SCHEMA, format_ts
 from actframes.sources.actions import steps_fingerprints
 from actframes.sources.watch import StoreWatch
 from actframes.window import day_window
 
+from .kept_mining import EDGE, RULES, cold, kept_follow_every_change, mining_bytes, warm
+
 TZ = "Europe/Berlin"
 ZONES = [TZ, "UTC"]
 DAYS = ["2026-03-09", "2026-03-10", "2026-03-11"]
 UNTIL = DAYS[-1]
-RULES = Rules(min_occurrences=2, min_specific=0, against_chance=False)
 PAGES = [
     "https://claims.example.test/new",
     "https://claims.example.test/form",
@@ -164,27 +164,20 @@ class _Writer:
                 self.conn.execute(f"DELETE FROM {table} WHERE id = ?", (rid,))
 
 
-def _bytes(m: Mining) -> tuple[str, list[object]]:
-    return json.dumps(m.routines, ensure_ascii=False), list(m.steps)
-
-
 def _cold(path: Path, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(mine_store(path, None, tz, start, end, RULES))
+    return cold(path, days, tz, UNTIL)
 
 
 def _warm(kept: ResidentRoutines, days: int, tz: str = TZ) -> tuple[str, list[object]]:
-    start, end = window_of(tz, days, UNTIL)
-    return _bytes(kept.mining(tz, start, end, RULES))
+    return warm(kept, days, tz, UNTIL)
 
 
-edge = st.sampled_from([0, 1, 240, 299, 301, 3_600, 86_100, 86_399]) | st.integers(0, 86_399)
 ops = st.lists(
     st.tuples(
         st.sampled_from(["append", "edit", "move", "delete"]),
         st.sampled_from(["frames", "ui_events", "elements"]),
         st.integers(0, 3),
-        edge,
+        EDGE,
         st.floats(0, 1),
         st.integers(0, 2),
         st.sampled_from(STYLES),
@@ -199,20 +192,11 @@ ops = st.lists(
 def test_kept_days_mine_the_bytes_of_a_cold_mining(tz: str, changes: list[tuple]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _store(Path(tmp) / "store.db", tz)
-        watch = StoreWatch(path)
-        kept = ResidentRoutines(path, None, lambda: watch.token())
         writer = _Writer(path, tz)
         try:
-            for days in (3, 2):
-                assert _warm(kept, days, tz) == _cold(path, days, tz)
-            for change in changes:
-                writer.do(*change)
-                for days in (3, 2):
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
-                    assert _warm(kept, days, tz) == _cold(path, days, tz)
+            kept_follow_every_change(path, tz, UNTIL, writer.do, changes)
         finally:
             writer.conn.close()
-            watch.close()
 
 
 def test_the_fixture_has_routines(tmp_path: Path) -> None:
@@ -304,7 +288,7 @@ def test_days_on_disk_serve_a_later_process_without_typed_text(tmp_path: Path) -
 
     def run(include_text: bool = False) -> tuple[tuple[str, list[object]], dict[str, int]]:
         kept = ResidentRoutines(path, None, lambda: None, disk=cache)
-        return _bytes(kept.mining(TZ, start, end, RULES, include_text)), kept.stats
+        return mining_bytes(kept.mining(TZ, start, end, RULES, include_text)), kept.stats
 
     first, stats = run()
     assert first == _cold(path, 3) and stats["read"] == 3 and stats["disk"] == 0
@@ -332,7 +316,7 @@ def test_typed_text_is_kept_in_no_memory(tmp_path: Path) -> None:
         first = kept.mining(TZ, start, end, RULES, include_text=True)
         again = kept.mining(TZ, start, end, RULES, include_text=True)
         assert "xxx" in json.dumps(first.routines) and again is not first
-        assert _bytes(again) == _bytes(first)
+        assert mining_bytes(again) == mining_bytes(first)
         assert kept.stats == {"served": 0, "fingerprint": 0, "read": 0, "mined": 2}
         assert not kept._days and not kept._minings
     finally:
