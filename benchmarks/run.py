@@ -131,15 +131,16 @@ def _generator_digest() -> str:
     return h.hexdigest()[:12]
 
 
-def dataset(rows: int) -> Path:
-    """A screenpipe-style database of one simulated day with about ``rows`` frames.
+def built(stem: str, build: Callable[[Path], None], script: Path | None = None) -> Path:
+    """``.bench/data/{stem}-{generator digest}[-{script digest}].db``, made by ``build``
+    when absent; ``script`` is the benchmark script that shapes the data, if any.
 
-    Cached under .bench/data by (day, rows, seed, generator digest); built into a temporary
-    name and renamed, so an interrupted build never leaves a half-written database.
+    Built into a temporary name and renamed, so an interrupted build never leaves a
+    half-written database; older builds of the same stem are removed.
     """
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    stem = f"sp-{DAY}-r{rows}-s{SEED}"
-    path = DATA_DIR / f"{stem}-{_generator_digest()}.db"
+    tail = f"-{hashlib.sha256(script.read_bytes()).hexdigest()[:8]}" if script else ""
+    path = DATA_DIR / f"{stem}-{_generator_digest()}{tail}.db"
     if path.exists():
         return path
     for stale in DATA_DIR.glob(f"{stem}-*.db"):
@@ -147,9 +148,18 @@ def dataset(rows: int) -> Path:
     print(f"building {path.relative_to(ROOT)} ...", flush=True)
     tmp = path.with_suffix(".tmp")
     tmp.unlink(missing_ok=True)
-    write_screenpipe(tmp, simulate_day(DAY, TZ, seed=SEED, rows=rows))
+    build(tmp)
     tmp.rename(path)
     return path
+
+
+def dataset(rows: int) -> Path:
+    """A screenpipe-style database of one simulated day with about ``rows`` frames,
+    cached under .bench/data by (day, rows, seed, generator digest)."""
+    return built(
+        f"sp-{DAY}-r{rows}-s{SEED}",
+        lambda tmp: write_screenpipe(tmp, simulate_day(DAY, TZ, seed=SEED, rows=rows)),
+    )
 
 
 # ---------------------------------------------------------------------------- measuring
@@ -349,20 +359,11 @@ def stale_dataset() -> Path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import stale_day
 
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256(Path(stale_day.__file__).read_bytes()).hexdigest()[:8]
-    stem = f"sp-{DAY}-stale-s{SEED}"
-    path = DATA_DIR / f"{stem}-{_generator_digest()}-{digest}.db"
-    if path.exists():
-        return path
-    for old in DATA_DIR.glob(f"{stem}-*.db"):
-        old.unlink()
-    print(f"building {path.relative_to(ROOT)} ...", flush=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.unlink(missing_ok=True)
-    write_screenpipe(tmp, stale_day.stale_day(DAY, TZ, SEED))
-    tmp.rename(path)
-    return path
+    return built(
+        f"sp-{DAY}-stale-s{SEED}",
+        lambda tmp: write_screenpipe(tmp, stale_day.stale_day(DAY, TZ, SEED)),
+        Path(stale_day.__file__),
+    )
 
 
 @benchmark("day-stale", "26k frames on 3 screens, ~180k input events, many stale: `day`, vs ref")
@@ -495,20 +496,11 @@ def _routines_store(family: str) -> Path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import workflow_stores
 
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256(Path(workflow_stores.__file__).read_bytes()).hexdigest()[:8]
-    stem = f"routines-28d-{family}"
-    path = DATA_DIR / f"{stem}-{_generator_digest()}-{digest}.db"
-    if path.exists():
-        return path
-    for old in DATA_DIR.glob(f"{stem}-*.db"):
-        old.unlink()
-    print(f"building {path.relative_to(ROOT)} ...", flush=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.unlink(missing_ok=True)
-    workflow_stores.build(tmp, family)
-    tmp.rename(path)
-    return path
+    return built(
+        f"routines-28d-{family}",
+        lambda tmp: workflow_stores.build(tmp, family),
+        Path(workflow_stores.__file__),
+    )
 
 
 def _routines(family: str) -> dict[str, Any]:
