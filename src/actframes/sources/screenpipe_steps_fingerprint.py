@@ -1,20 +1,21 @@
 """What a day's routine steps read from a screenpipe-style store, identified without
 reading it: the fingerprint ``resident_routines`` keeps a day's steps by.
 
-A day's steps (``routines/step_streams.read_steps``) read three things:
+A day's steps (``routines/step_streams.read_steps``) read two things:
 
 - the day's capture, ``READ_MARGIN_MS`` either side (``ScreenpipeSource.read``): the rows
   its read keeps by instant, and the rows no date holds (``RowsFingerprint.kept``);
 - its actions (``screenpipe_actions``): ``ui_events`` of the day. The capture's part
   holds their type, modifiers, counts, app and the length of ``text_content``; the
-  columns only actions read (window, URL, point, element) and the text's type are added
-  here over the same rows. Typed text is never hashed: a NUL hides the characters after
-  it from ``length()``, so a day with one in a typed text has no fingerprint (always
-  read);
-- its element trees: ``elements`` of the frames within 5 s of the day, with the frame's
-  time and window.
+  columns only actions read (window, URL, point, element and its bounds) and the text's
+  type are added here over the same rows. Typed text is never hashed: a NUL hides the
+  characters after it from ``length()``, so a day with one in a typed text has no
+  fingerprint (always read).
 
-Actions and trees are hashed over the capture's rows (a superset: its margins are wider),
+``elements`` is not read for steps (its bounds are fractions of a screen the store does
+not size: ``screenpipe_actions``), so it is not hashed either.
+
+Actions are hashed over the capture's rows (a superset: its margins are wider),
 so a row changes the fingerprint of the day it lies in (or whose margins it lies in),
 and no other. Each value is written exactly (``exact_rows``). The tables' definitions are in
 the capture's part. None where the store cannot be read or changed while it was being
@@ -35,13 +36,14 @@ from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema, detect
 from .screenpipe_time import Span
 
-STEPS_VERSION = "sp-steps-1"
+# 2: clicks are no longer hit-tested against ``elements``, and ``element_bounds`` is read.
+STEPS_VERSION = "sp-steps-2"
 
 # The columns of ``ui_events`` the actions read beyond those of the capture's part
 # (``RowsFingerprint``: id, time, type, modifiers, text length, text_length, clicks, app).
-_EVENT_COLS = ("window_title", "browser_url", "x", "y", "element_role", "element_name")
-_ELEMENT_COLS = ("role", "text", "left_bound", "top_bound", "width_bound", "height_bound")
-_TREE_COLS = {"frame_id", "role", "left_bound", "top_bound", "width_bound", "height_bound"}
+_EVENT_COLS = (
+    "window_title", "browser_url", "x", "y", "element_role", "element_name", "element_bounds",
+)  # fmt: skip
 
 
 def fingerprints(path: Path, spans: Sequence[tuple[int, int]]) -> list[str | None]:
@@ -75,14 +77,13 @@ def _fingerprint(
         return None
     h = sha256(f"{STEPS_VERSION}:{capture}".encode())
     h.update(events)
-    h.update(parts.elements(span))
     if fetch(conn, "PRAGMA data_version", ()) != version:
         return None
     return f"{STEPS_VERSION}:{h.hexdigest()}"
 
 
 class _Parts:
-    """The queries of the actions' and trees' columns, for the columns the store has."""
+    """The query of the actions' columns, for the columns the store has."""
 
     def __init__(self, conn: sqlite3.Connection, s: Schema) -> None:
         self._conn, self._s = conn, s
@@ -97,15 +98,6 @@ class _Parts:
                 cols.append("typeof(text_content)")
                 self._nul = "instr(CAST(text_content AS BLOB), X'00')"
             self._events = json_row(cols)
-        self._elements: str | None = None
-        if "elements" in present:
-            el = table_columns(conn, "elements")
-            if el >= _TREE_COLS:
-                win = "f.window_name" if "window_name" in s.fcols else "NULL"
-                cols = ["e.frame_id", "f.timestamp", win]
-                self._elements = json_row(
-                    cols + [f"e.{c}" if c in el else "NULL" for c in _ELEMENT_COLS]
-                )
 
     def events(self, span: Span) -> bytes | None:
         """None when a typed text holds a NUL: ``length()`` stops there, so the capture's
@@ -121,15 +113,3 @@ class _Parts:
         if nul:
             return None
         return b"events:%d:" % n + (text if isinstance(text, bytes) else b"")
-
-    def elements(self, span: Span) -> bytes:
-        if self._elements is None:
-            return b"elements:none"
-        frames = f"SELECT frames.id FROM {span.rows('frames', self._s.frames_indexed)}"
-        n, text = fetch(
-            self._conn,
-            f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM (SELECT {self._elements}"
-            f" AS r FROM elements e JOIN frames f ON f.id = e.frame_id"
-            f" WHERE e.frame_id IN ({frames}))",
-        )[0]
-        return b"elements:%d:" % n + (text if isinstance(text, bytes) else b"")
