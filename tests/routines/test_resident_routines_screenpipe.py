@@ -58,7 +58,8 @@ def _store(path: Path, tz: str) -> Path:
                     fid = _frame(conn, t + k * 20_000, url, "Chromium")
                     conn.execute(
                         "INSERT INTO elements (frame_id, role, text, left_bound, top_bound,"
-                        " width_bound, height_bound) VALUES (?, 'AXButton', ?, 10, 10, 80, 20)",
+                        " width_bound, height_bound)"  # fractions, as screenpipe writes
+                        " VALUES (?, 'AXButton', ?, 0.005, 0.01, 0.04, 0.02)",
                         (fid, f"Next {k}"),
                     )
                     _event(conn, t + k * 20_000 + 2_000, "click", "Chromium", k)
@@ -134,7 +135,7 @@ class _Writer:
             elif what == "append" and rid is not None:  # a tree for another frame
                 self.conn.execute(
                     "INSERT INTO elements (frame_id, role, text, left_bound, top_bound,"
-                    " width_bound, height_bound) VALUES (?, 'AXLink', 'Back', 0, 0, 100, 60)",
+                    " width_bound, height_bound) VALUES (?, 'AXLink', 'Back', 0, 0, 0.05, 0.06)",
                     (rid,),
                 )
             elif rid is None:
@@ -154,7 +155,7 @@ class _Writer:
             elif what == "edit":
                 self.conn.execute(
                     "UPDATE elements SET text = ?, width_bound = ? WHERE id = ?",
-                    (f"Next {k}", 20 + k * 40, rid),
+                    (f"Next {k}", 0.01 + k * 0.02, rid),
                 )
             elif what == "move" and table != "elements":
                 self.conn.execute(

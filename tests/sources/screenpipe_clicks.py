@@ -89,10 +89,17 @@ def _bounds(rect: Rect | None) -> str | None:
 
 
 def click_macos(
-    store: Store, ts: int, x: float, y: float, app: str, hit: tuple[str, str] | None
+    store: Store,
+    ts: int,
+    x: float,
+    y: float,
+    app: str,
+    hit: tuple[str, str] | None,
+    value: str | None = None,
 ) -> int:
     """The click row (points, cut to integers), then the look-up row ~40 ms later when
-    the hit at the point found ``hit`` (role, name) and the point is below the menu bar."""
+    the hit at the point found ``hit`` (role, name; a field's contents in ``value``) and
+    the point is below the menu bar."""
     base = {"button": 0, "modifiers": 0, "app_name": app, "window_title": "w"}
     cid = store.event(ts, "click", x=int(x), y=int(y), click_count=1, **base)
     if hit is not None and y >= 30:
@@ -105,6 +112,7 @@ def click_macos(
             click_count=0,
             element_role=role,
             element_name=name,
+            element_value=value,
             **base,
         )
     return cid
@@ -118,9 +126,11 @@ def click_windows(
     app: str,
     focused: tuple[str, str, Rect | None] | None,
     at_point: tuple[str, str, Rect | None] | None,
+    value: str | None = None,
 ) -> int:
     """The click row with the keyboard-focused element (role, name, pixel rect), then the
-    look-up row, same time and point, with the element UI Automation found there."""
+    look-up row, same time and point, with the element UI Automation found there (a
+    field's contents in ``value``)."""
     base = {"x": x, "y": y, "button": 0, "modifiers": 0, "app_name": app, "window_title": "w"}
     own: dict[str, object] = {}
     if focused is not None:
@@ -138,6 +148,7 @@ def click_windows(
             element_role=at_point[0],
             element_name=at_point[1],
             element_bounds=_bounds(at_point[2]),
+            element_value=value,
             **{**base, "app_name": None, "window_title": None},
         )
     return cid

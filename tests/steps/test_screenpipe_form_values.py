@@ -1,8 +1,10 @@
-"""A click on a text field of a screenpipe store, whose ``elements.text`` is the field's
-contents (screenpipe's tree walkers store a field's value there): the contents never
-reach ``actframes steps`` / ``actframes routines`` output nor the day-steps cache on
-disk, unless the operator opts in with ``--include-text``; the click still names the
-field's role."""
+"""A click on a text field of a screenpipe store, whose contents screenpipe keeps twice:
+as the field's ``elements.text`` (the tree walkers store a field's value) and as the
+look-up row's ``element_value``. The reader reads neither, so the contents never reach
+``actframes steps`` / ``actframes routines`` output nor the day-steps cache on disk, even
+with ``--include-text`` (which shows what was typed); the click names the field as the
+look-up row does, by its label. The rows are written per platform as screenpipe's
+recorders write them (``tests/sources/screenpipe_clicks.py``)."""
 
 from __future__ import annotations
 
@@ -16,17 +18,51 @@ from actframes.cli.routines import routines
 from actframes.cli.steps import steps
 
 from ..builders import ms
+from ..sources.screenpipe_clicks import (
+    Node,
+    Rect,
+    click_linux,
+    click_macos,
+    click_windows,
+    write_tree,
+)
 from ..sources.screenpipe_versions import NEWEST, Store
 
 DAYS = ("2026-03-09", "2026-03-10")
 SECRET = "hunter2 card 4111"
+LABEL = "Card number"
+SCREEN = Rect(0, 0, 1920, 1080)  # the monitor, in points (macOS) or pixels (Windows)
+FIELD = Rect(100, 100, 300, 30)
+SEND = Rect(500, 100, 300, 30)
 
 
-def _store(path: Path, role: str) -> tuple[Path, int]:
-    """Each day, three times: a frame whose tree holds a filled-in field and a button, a
-    click on the field (resolved by hit-test, no look-up row), a typing burst and a
-    click on the button named by its look-up row."""
+def _clicks(store: Store, t: int, platform: str, role: str) -> None:
+    """A click on the field, typing, a click on the Send button."""
+    if platform == "macos":
+        click_macos(store, t + 1_000, 150.5, 110.2, "Chromium", (role, LABEL), value=SECRET)
+    elif platform == "windows":  # the focus was on Send, from the run before
+        field = (role, LABEL, FIELD)
+        click_windows(
+            store, t + 1_000, 150, 110, "Chromium", ("Button", "Send", SEND), field, SECRET
+        )
+    else:
+        click_linux(store, t + 1_000, -820, 340, "Chromium")
+    store.event(t + 2_000, "text", text_content="abc", app_name="Chromium")
+    if platform == "macos":
+        click_macos(store, t + 4_000, 550, 110, "Chromium", ("AXButton", "Send"))
+    elif platform == "windows":  # now the field has the focus
+        focused = (role, LABEL, FIELD)
+        click_windows(store, t + 4_000, 550, 110, "Chromium", focused, ("Button", "Send", SEND))
+    else:
+        click_linux(store, t + 4_000, -420, 340, "Chromium")
+
+
+def _store(path: Path, platform: str, role: str) -> tuple[Path, int]:
+    """Each day, three times: frames whose tree holds the filled-in field and a button,
+    then the clicks and typing of ``_clicks``."""
     store = Store(path, NEWEST)
+    send = "AXButton" if platform == "macos" else "Button"
+    tree = [Node(role, SECRET, 1, FIELD), Node(send, "Send", 1, SEND)]
     first = 0
     for day in DAYS:
         for run in range(3):
@@ -36,84 +72,58 @@ def _store(path: Path, role: str) -> tuple[Path, int]:
                     t + k * 30_000, "monitor_1", "Chromium", "Sign in", None, "click"
                 )
                 first = first or fid
-                _tree(store, fid, role)
-            ev = store.event
-            ev(t + 1_000, "click", x=150, y=110, button=0, click_count=1, app_name="Chromium")
-            ev(t + 2_000, "text", text_content="abc", app_name="Chromium")
-            ev(t + 4_000, "click", x=550, y=110, button=0, click_count=1, app_name="Chromium")
-            ev(
-                t + 4_040,
-                "click",
-                x=550,
-                y=110,
-                button=0,
-                click_count=0,
-                app_name="Chromium",
-                element_role="AXButton",
-                element_name="Send",
-            )
+                write_tree(store, fid, tree, SCREEN, clamp=platform != "windows")
+            _clicks(store, t, platform, role)
     store.close()
     return store.path, first
-
-
-def _tree(store: Store, fid: int, role: str) -> None:
-    # Pixel bounds: the reader's hit-test is exact (the store has no screen size).
-    for role_, text, x in ((role, SECRET, 100), ("AXButton", "Send", 500)):
-        store._insert(
-            "elements",
-            {
-                "frame_id": fid,
-                "source": "accessibility",
-                "role": role_,
-                "text": text,
-                "depth": 1,
-                "left_bound": x,
-                "top_bound": 100,
-                "width_bound": 300,
-                "height_bound": 30,
-                "sort_order": 1,
-            },
-        )
 
 
 def _files(root: Path) -> str:
     return "".join(p.read_text("utf-8") for p in sorted(root.rglob("*")) if p.is_file())
 
 
-@pytest.mark.parametrize("role", ["AXTextField", "Edit", "Entry"])
-def test_field_contents_only_with_opt_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, role: str
+MAC_SEND = {"role": "AXButton", "name": "Send"}
+PLATFORMS = [
+    ("macos", "AXTextField", {"role": "AXTextField", "name": LABEL}, MAC_SEND),
+    ("windows", "Edit", {"role": "Edit", "name": LABEL}, {"role": "Button", "name": "Send"}),
+    ("linux", "Entry", None, None),  # no element is recorded for a click on Linux
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("platform", "role", "field", "send"), PLATFORMS)
+def test_field_contents_never_shown(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    platform: str,
+    role: str,
+    field: dict[str, str] | None,
+    send: dict[str, str] | None,
 ) -> None:
     cache = tmp_path / "cache"
     monkeypatch.setenv("ACTFRAMES_CACHE", str(cache))
-    db, first = _store(tmp_path / "db.sqlite", role)
+    db, first = _store(tmp_path / "db.sqlite", platform, role)
     base = ["--db", str(db), "--tz", "UTC"]
     window = ["--days", "2", "--until", DAYS[-1], "--min-occurrences", "2", "--min-specific", "1"]
 
-    out = CliRunner().invoke(steps, [f"F{first}", *base])
-    assert out.exit_code == 0, out.output
-    clicks = [s for s in map(json.loads, out.output.splitlines()) if s["op"] == "click"]
-    # The field is still the click's target, by its role alone.
-    assert [c.get("target") for c in clicks] == [
-        {"role": role, "name": ""},
-        {"role": "AXButton", "name": "Send"},
-    ]
-    assert SECRET not in out.output
+    for extra in ([], ["--include-text"]):
+        out = CliRunner().invoke(steps, [f"F{first}", *base, *extra])
+        assert out.exit_code == 0, out.output
+        got = list(map(json.loads, out.output.splitlines()))
+        clicks = [s for s in got if s["op"] == "click"]
+        assert [c.get("target") for c in clicks] == [field, send]
+        assert ("abc" in out.output) == bool(extra)  # typed text only with the opt-in
+        assert SECRET not in out.output
 
     for fmt in ("json", "md"):
         found = CliRunner().invoke(routines, [*base, *window, "--format", fmt])
         assert found.exit_code == 0, found.output
-        assert "Send" in found.output  # a routine was mined from these clicks
+        assert ("Send" in found.output) == (send is not None)  # mined from these clicks
         assert SECRET not in found.output
     kept = _files(cache)
-    assert "Send" in kept  # the days' steps were kept on disk
+    assert ("Send" in kept) == (send is not None)  # the days' steps were kept on disk
     assert SECRET not in kept
 
-    out = CliRunner().invoke(steps, [f"F{first}", *base, "--include-text"])
-    assert out.exit_code == 0, out.output
-    clicks = [s for s in map(json.loads, out.output.splitlines()) if s["op"] == "click"]
-    assert clicks[0]["target"] == {"role": role, "name": SECRET}
     found = CliRunner().invoke(routines, [*base, *window, "--include-text", "--format", "md"])
     assert found.exit_code == 0, found.output
-    assert SECRET in found.output
-    assert SECRET not in _files(cache)  # steps read with the opt-in are never kept on disk
+    assert SECRET not in found.output
+    assert SECRET not in _files(cache)
