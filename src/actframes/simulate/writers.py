@@ -248,7 +248,8 @@ class _FrameIndex:
 
 
 def _element_rows(snapshots: list[Snapshot]) -> Iterator[tuple[object, ...]]:
-    """A small accessibility tree (window, label, button) on some frames.
+    """A small accessibility tree (window, label, button) on some frames, as screenpipe's
+    tree walker writes it: bounds as fractions (0–1) of the monitor, no confidence.
 
     Parents are referenced by id, so ids are assigned here in insertion order.
     """
@@ -257,12 +258,14 @@ def _element_rows(snapshots: list[Snapshot]) -> Iterator[tuple[object, ...]]:
         if s.row_id % ELEMENTS_EVERY:
             continue
         root = next_id
+        # A 1920x1080 window filling the monitor: a label at (12, 8) 240x20 and a close
+        # button at (1880, 8) 24x24, in pixels, written divided by the monitor's size.
         yield (s.row_id, "accessibility", "AXWindow", s.title, None, 0,
-               0.0, 0.0, 1920.0, 1080.0, 1.0, 0)  # fmt: skip
+               0.0, 0.0, 1.0, 1.0, None, 0)  # fmt: skip
         yield (s.row_id, "accessibility", "AXStaticText", s.app, root, 1,
-               12.0, 8.0, 240.0, 20.0, 1.0, 1)  # fmt: skip
+               0.00625, 0.0074074, 0.125, 0.0185185, None, 1)  # fmt: skip
         yield (s.row_id, "accessibility", "AXButton", "Close", root, 1,
-               1880.0, 8.0, 24.0, 24.0, 1.0, 2)  # fmt: skip
+               0.9791667, 0.0074074, 0.0125, 0.0222222, None, 2)  # fmt: skip
         next_id += 3
 
 
