@@ -2,8 +2,10 @@
 
 Privacy by default: such an element keeps its role and bounds (a click on it still says
 "clicked a text field") but not its name, unless the operator opted in to typed text.
-One table for both capture paths: the native recorder blanks these at capture
-(``capture/atspi_tree``), the screenpipe reader at read (``sources/screenpipe_actions``).
+The native recorder blanks these at capture (``capture/atspi_tree``). The screenpipe
+table says which of screenpipe's ``elements`` hold a field's contents; its reader reads
+no ``elements`` today (their bounds cannot be placed on the screen: SPEC.md §1.2b), and
+``shown_name`` is what any reader of them must apply.
 """
 
 from __future__ import annotations

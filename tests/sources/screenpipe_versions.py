@@ -422,7 +422,8 @@ class Store:
     ) -> int:
         """Since late Feb 2026: one snapshot frame per monitor per trigger, no video
         chunk, with the system-wide focused app (``focused`` always 1), the trigger, the
-        snapshot's path and the frame's text; its accessibility elements."""
+        snapshot's path and the frame's text; its accessibility elements, bounds as
+        fractions of the monitor (``screenpipe_clicks.write_tree`` writes fuller trees)."""
         path = f"/Users/me/.screenpipe/data/snapshots/{device}/{ts}.jpg"
         text = f"{title}\n{app} content"
         fid = self._insert(
