@@ -30,7 +30,7 @@ from ..sources.screenpipe_clicks import (
     click_windows,
     write_tree,
 )
-from ..sources.screenpipe_versions import NEWEST, Store
+from ..sources.screenpipe_versions import FEB_2026, NEWEST, Store
 
 T0 = ms("2026-03-10T09:00:00+00:00")
 SECRET = "4111 1111 1111 1111"
@@ -90,6 +90,12 @@ CASES: list[tuple[str, list[Node], Rect, bool, Writer, dict[str, str] | None, st
         "macos-menu-bar-corner-is-not-the-window",  # was: exact hit on the AXWindow root
         MAC_TREE, RETINA, True,
         lambda s, t: click_macos(s, t, 0, 0, "App", ("AXMenuBarItem", "Apple")),
+        None, "unresolved",
+    ),
+    (
+        "macos-before-2026-03-02-window-fractions",  # the tree relative to the window then
+        MAC_TREE, Rect(300, 200, 900, 600), True,
+        lambda s, t: click_macos(s, t, 700, 465, "App", None),
         None, "unresolved",
     ),
     (
@@ -183,6 +189,32 @@ def test_the_tree_is_fractions_and_is_not_read(tmp_path: Path) -> None:
     assert ("Window", -0.00313, -0.00556, 1.00625, 0.98333) in rows  # unclamped
     _, trees, screens = screenpipe_actions.read(store.path, T0 - 60_000, T0 + 60_000)
     assert (trees, screens) == ([], {})
+
+
+@pytest.mark.parametrize("version", [FEB_2026, NEWEST])
+def test_clicks_are_named_alike_before_and_after_the_elements_table(
+    tmp_path: Path, version: str
+) -> None:
+    """February 2026 (``ui_events`` written, no ``elements``) and March 2026 name the same
+    clicks the same way: the look-up row's element, or the own element where its bounds
+    hold the point, or nothing."""
+    store = Store(tmp_path / "db.sqlite", version)
+    click_macos(store, T0, 700, 465, "App", ("AXButton", "Save"))
+    click_macos(store, T0 + 5_000, 700, 465, "App", None)
+    click_windows(store, T0 + 10_000, 1300, 716, "App", NAME_FIELD, OK_BUTTON)
+    click_windows(store, T0 + 15_000, 1300, 716, "App", NAME_FIELD, None)
+    click_windows(store, T0 + 20_000, 520, 310, "App", NAME_FIELD, None)
+    click_linux(store, T0 + 25_000, -340, 1210, "App")
+    store.close()
+    acts, _, _ = screenpipe_actions.read(store.path, T0 - 1_000, T0 + 60_000)
+    assert [(a.element_role, a.element_name) for a in acts] == [
+        ("AXButton", "Save"),
+        (None, None),
+        ("Button", "OK"),
+        (None, None),
+        ("Edit", "Name"),
+        (None, None),
+    ]
 
 
 def store_rows(path: Path) -> set[tuple[Any, ...]]:
