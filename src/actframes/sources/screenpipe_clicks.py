@@ -5,11 +5,11 @@ What each recorder stores for a click (``ui_events``):
 - macOS: the click row holds the pointer in global screen points and no element; a
   background accessibility hit at the same point writes a look-up row (``click`` with
   ``click_count = 0``) naming the element under the pointer, without bounds.
-- Windows (since February 2026): the click row carries the element that had keyboard
-  focus, not the one clicked; the look-up row names the element UI Automation finds at
+- Windows (since 2026-02-17): the click row carries the element that had keyboard
+  focus, not necessarily the one clicked; the look-up row names the element UI Automation finds at
   the point. Both give ``element_bounds`` as JSON in screen pixels, the space of the
   click's own ``x``/``y``.
-- Linux: no element on either row, and ``x``/``y`` are the sum of the mouse's relative
+- Linux: no element and no look-up row, and ``x``/``y`` are the sum of the mouse's relative
   moves since the recorder started, not a screen position.
 
 So a click takes the element of the first unused look-up row at its point within
