@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -302,6 +303,7 @@ class Benchmark:
 
 
 BENCHMARKS: dict[str, Benchmark] = {}
+_SCRATCH: list[Path] = []  # the running benchmark's work folders (``_scratch``)
 
 
 def benchmark(name: str, description: str) -> Callable[[BenchFunc], BenchFunc]:
@@ -312,6 +314,23 @@ def benchmark(name: str, description: str) -> Callable[[BenchFunc], BenchFunc]:
         return func
 
     return register
+
+
+def _scratch(prefix: str) -> Path:
+    """A work folder under .bench for the running benchmark, removed when it ends
+    (``run_benchmark``): the cached datasets live in .bench/data, the rest is scratch."""
+    work = Path(tempfile.mkdtemp(prefix=prefix, dir=BENCH_DIR))
+    _SCRATCH.append(work)
+    return work
+
+
+def run_benchmark(name: str, ctx: Context) -> dict[str, Any]:
+    """``name``'s result; its work folders are removed however it ends."""
+    try:
+        return BENCHMARKS[name].func(ctx)
+    finally:
+        while _SCRATCH:
+            shutil.rmtree(_SCRATCH.pop(), ignore_errors=True)
 
 
 def _describe(db: Path) -> dict[str, Any]:
@@ -434,7 +453,7 @@ def _history(family: str) -> dict[str, Any]:
     """61 days in a ``family`` store; compile every day (filling the document cache), add
     one row at the end of the last day, compile every day again (benchmarks/history.py)."""
     db = _history_store(family)
-    work = Path(tempfile.mkdtemp(prefix="history-", dir=BENCH_DIR))
+    work = _scratch("history-")
     store = work / "store.db"
     store.write_bytes(db.read_bytes())
     cache = work / "cache"
@@ -514,7 +533,7 @@ def _routines(family: str) -> dict[str, Any]:
     source = _routines_store(family)
     from workflow_stores import LAST_DAY  # on the path now (_routines_store)
 
-    work = Path(tempfile.mkdtemp(prefix="routines-", dir=BENCH_DIR))
+    work = _scratch("routines-")
     store = work / "store.db"
     store.write_bytes(source.read_bytes())
     native = family == "native"
@@ -638,7 +657,7 @@ def bench_compile_in_process(ctx: Context) -> dict[str, Any]:
 def bench_team(ctx: Context) -> dict[str, Any]:
     # Its own process (benchmarks/team_scale.py): the memory figures are its workers' alone.
     script = [sys.executable, str(ROOT / "benchmarks" / "team_scale.py")]
-    work = Path(tempfile.mkdtemp(prefix="team-", dir=BENCH_DIR))
+    work = _scratch("team-")
     data = DATA_DIR / f"team-50x10-{_generator_digest()}"
     got = subprocess.run([*script, str(data), str(work)], capture_output=True, text=True)
     if got.returncode != 0:
@@ -673,7 +692,7 @@ def bench_mcp_context(ctx: Context) -> dict[str, Any]:
     if not db.exists():
         DATA_DIR.mkdir(parents=True, exist_ok=True)
         build_demo_store(db)
-    cache = Path(tempfile.mkdtemp(prefix="mcp-cache-", dir=BENCH_DIR))
+    cache = _scratch("mcp-cache-")
     server = StdioServerParameters(
         command=sys.executable,
         args=["-m", "actframes.cli", "mcp", "--db", str(db), "--tz", DEMO_TZ],
@@ -760,7 +779,7 @@ def _bench_warm(ctx: Context, family: str) -> dict[str, Any]:
     from warm import RefServer, measure
 
     db = _warm_store(family)
-    cache = Path(tempfile.mkdtemp(prefix="warm-cache-", dir=BENCH_DIR))
+    cache = _scratch("warm-cache-")
     runs = max(ctx.runs, 20)
     ref_server = None
     ref_call = None
@@ -803,7 +822,7 @@ def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     from warm import Appender, measure
 
     today = time.strftime("%Y-%m-%d", time.gmtime())
-    work = Path(tempfile.mkdtemp(prefix="today-", dir=BENCH_DIR))
+    work = _scratch("today-")
     db = work / "store.db"
     day = simulate_day(today, TZ, seed=SEED, rows=2_600)
     (write_native if family == "native" else write_screenpipe)(db, day)
@@ -932,7 +951,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         print(f"running {name} ...", flush=True)
-        results[name] = BENCHMARKS[name].func(ctx)
+        results[name] = run_benchmark(name, ctx)
     print()
     print_table(results)
     report = {
