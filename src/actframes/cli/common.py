@@ -172,11 +172,14 @@ def out_option(default: str, help: str) -> Callable[[F], F]:
     """``--out FOLDER`` (default ``default``) for commands that write several files."""
     import click
 
+    from .write_target import check_out_folder
+
     return click.option(
         "--out",
         type=click.Path(file_okay=False, path_type=Path),
         default=Path(default),
         show_default=True,
+        callback=check_out_folder,
         help=help,
     )
 

@@ -7,13 +7,10 @@ only when invoked (``group.COMMANDS``), so other commands never import it.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
-from ..errors import ActframesError
 from .common import (
     HELP,
     compile_day_cli,
@@ -23,10 +20,7 @@ from .common import (
     store_options,
     write_out,
 )
-
-
-class ReportWriteError(ActframesError):
-    """The report could not be written where asked."""
+from .write_target import check_out_file, write_atomically
 
 
 @click.command(context_settings=HELP)
@@ -37,6 +31,7 @@ class ReportWriteError(ActframesError):
     "--html",
     "out",
     type=click.Path(dir_okay=False, path_type=Path),
+    callback=check_out_file,
     help="Where to write the page (default: report-DATE.html in the current folder).",
 )
 def report(
@@ -60,27 +55,3 @@ def report(
     target = out if out is not None else Path(f"report-{day}.html")
     write_atomically(target, to_html(doc).encode("utf-8"))
     write_out(f"{target}\n")
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write beside the target and rename over it, so a reader (or a browser tab being
-    reloaded) never sees half a page, and a failed write leaves the old file as it was."""
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise ReportWriteError(f"{path}: no such folder {str(parent)!r}")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-    except OSError as exc:
-        raise ReportWriteError(f"{path}: cannot write ({exc.strerror or exc})") from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        # mkstemp makes the file 0600; a report is an ordinary document, so it gets the
-        # mode a plain open() would give it under the user's umask.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ReportWriteError(f"{path}: cannot write ({exc.strerror or exc})") from exc

@@ -14,6 +14,7 @@ import click
 
 from ..errors import ActframesError, UsageError
 from .common import HELP, write_out
+from .write_target import check_out_folder
 
 
 def _need(module: str) -> None:
@@ -33,6 +34,7 @@ def team() -> None:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
+    callback=check_out_folder,
     required=True,
     help="Folder of the datasets (created; a re-run skips unchanged days).",
 )
@@ -109,6 +111,7 @@ def compile(
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
+    callback=check_out_folder,
     help="Where report.md, report.json and the charts go (default: FOLDER/report).",
 )
 @click.option("--no-charts", is_flag=True, help="Skip the PNG charts (matplotlib).")
