@@ -81,7 +81,8 @@ def patterns_over(
     layout: str | None = None,
 ) -> tuple[str, list[dict[str, Any]]]:
     """(the first day, the measured patterns of the ``days`` local days ending on
-    ``last``, each with its evidence and times in the zone)."""
+    ``last``, each with its evidence and times in the zone). Stale input events are
+    re-attributed first, as the compiler and ``read_steps`` do."""
     if days < 1:
         raise UsageError("--days must be at least 1")
     first = Date.fromisoformat(day_window(last, zone).day or last) - timedelta(days=days - 1)
@@ -91,6 +92,9 @@ def patterns_over(
     cap = store_actions.read_capture(path, fam, start, end)
     snaps = [s for s in cap.snapshots if start <= s.ts_ms < end]
     acts, elements, screens = store_actions.actions(path, fam, cap, start, end, include_text)
+    # Stale events take the times the compiler's re-attribution gives them, so a pattern's
+    # times and evidence agree with the frames and with ``read_steps`` (routines).
+    acts = reattributed(acts, cap)
     if layout and include_text:
         acts = apply_layouts(acts, [LayoutSpan(layout)])
     acts, _ = resolve_all(acts, elements, screens)
