@@ -71,3 +71,23 @@ def test_equal_times_pick_the_title_that_sorts_first() -> None:
     ]
     (v,) = compile_(cap(rows))["viewed"]
     assert v["label"] == "Alpha plan - Google Docs"
+
+
+def test_importing_labels_compiles_no_pattern() -> None:
+    """The address pattern is built on its first use from the machine's pattern cache
+    (``fast/recache.py``), as the rule tables' are: importing the module compiles none."""
+    import subprocess
+    import sys
+
+    code = (
+        "import re\n"
+        "from actframes.compile import page_refs\n"  # labels' own imports first
+        "from actframes.fast import lazyre\n"
+        "seen = []\n"
+        "real = re._compile\n"
+        "re._compile = lambda p, f: seen.append(p) or real(p, f)\n"
+        "from actframes.compile import labels\n"
+        "print(len(seen))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "0"

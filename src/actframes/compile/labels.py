@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 
+from ..fast.lazyre import LazyRe
 from .page_refs import clean_title
 
 # Titles shown while a reference was on screen: (app, title) -> milliseconds held.
 Shown = dict[tuple[str, str], int]
 
-# A title that is only an address: what browsers show while a page loads.
-_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:\S*|[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?)", re.I)
+# A title that is only an address: what browsers show while a page loads. Compiled on
+# first use from the machine's pattern cache (``fast/recache.py``), as the rule tables are.
+_ADDRESS = LazyRe(r"(?:[a-z][a-z0-9+.-]*:\S*|[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?)", re.I)
 
 
 def label(entity: str, shown: Shown) -> str | None:
