@@ -103,6 +103,8 @@ def test_an_output_folder_that_cannot_be_made(
         ("no-folder/day.html", "no such folder 'no-folder'"),
         # A link to a file in a folder that does not exist: the page would go there.
         ("dangling", "no such folder"),
+        # A folder's name: the file "afile" is not written over.
+        ("afile/", "a file name, not a folder, is needed"),
     ],
 )
 def test_a_report_page_that_cannot_be_written(

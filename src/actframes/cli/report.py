@@ -30,7 +30,7 @@ from .write_target import check_out_file, write_atomically
 @click.option(
     "--html",
     "out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False),
     callback=check_out_file,
     help="Where to write the page (default: report-DATE.html in the current folder).",
 )

@@ -55,13 +55,19 @@ def check_out_folder(ctx: Any, param: Any, value: Path | None) -> Path | None:
     return value
 
 
-def check_out_file(ctx: Any, param: Any, value: Path | None) -> Path | None:
-    """Click callback of a file option the command writes (its folder must exist)."""
-    if value is not None:
-        why = blocker(target_file(value).parent, create=False)
-        if why is not None:
-            raise WriteError(f"{value}: cannot write here: {why}")
-    return value
+def check_out_file(ctx: Any, param: Any, value: str | None) -> Path | None:
+    """Click callback of a file option the command writes (its folder must exist). The
+    option is read as text: a path ending in a separator names a folder, and ``Path``
+    would drop the separator and write over a file of that name."""
+    if value is None:
+        return None
+    if value.endswith(("/", os.sep)):
+        raise WriteError(f"{value}: cannot write here: a file name, not a folder, is needed")
+    path = Path(value)
+    why = blocker(target_file(path).parent, create=False)
+    if why is not None:
+        raise WriteError(f"{value}: cannot write here: {why}")
+    return path
 
 
 def write_atomically(path: Path, data: bytes) -> None:
