@@ -241,3 +241,28 @@ def test_frames_without_an_app_take_it_from_ocr_text(tmp_path: Path) -> None:
         assert doc == _fresh(path, w)
         assert (fingerprint != print0) is read and hit is not read, sql
         assert ("Termina1" in doc) is read
+
+
+def test_reals_json_writes_alike_still_change_the_marks(tmp_path: Path) -> None:
+    """JSON writes a real to 15 digits: two reals it writes alike (in an integer column,
+    which the reader reads) still give two fingerprints and two settled marks, as does
+    text there that reads like one."""
+    path = _store(tmp_path / "store.db")
+    w = WINDOWS["day"]
+    cut = T_DAY + 3_600_000  # after the edited row
+    marks = []
+    for value in (1, 1.0000000000000002, 1.0000000000000004, "1.0000000000000004", "1"):
+        with sqlite3.connect(path) as conn:
+            conn.execute("UPDATE ui_events SET click_count = ? WHERE id = 3", (value,))
+            assert conn.execute("SELECT click_count FROM ui_events WHERE id = 3").fetchone()
+        conn.close()
+        src = ScreenpipeSource(path)
+        try:
+            mark = src.settled_mark(w.start_ms, w.end_ms, cut)
+            assert mark is not None
+            marks.append((src.fingerprint(w.start_ms, w.end_ms), mark.digest))
+        finally:
+            src.close()
+    # click_count is INTEGER: '1' is stored as 1, the text of a real as that real.
+    assert marks[0] == marks[4] and marks[2] == marks[3]
+    assert len({m[0] for m in marks}) == len({m[1] for m in marks}) == 3

@@ -3,7 +3,7 @@
 screenpipe's tables keep no change counters, so "has this window changed?" is answered by
 the rows themselves, before Python parses any: SQLite writes, for each index range of the
 read (``screenpipe_time.text_ranges``) and for the rows no date holds, every column the
-reader uses of every row it may read as one text, and only that text is hashed here. The
+reader uses of every row it may read as JSON text, and only that text is hashed here. The
 rows, per table:
 
 - ``frames``: id, timestamp, app, title, URL, focus;
@@ -13,11 +13,15 @@ rows, per table:
   text): id, timestamp, type, modifiers, the length of the stored text (the only thing
   read of it: typed text is never hashed), text_length, click_count, app.
 
-Each row is written by ``json_array`` — NULL, an integer, text in quotes with its quotes
-and controls escaped — so a row's values are told apart from any other's, and so are
-their types ('1' and 1 differ). JSON cannot hold a blob and writes a real to 15 digits
-only: a range where SQLite refuses (a blob) or whose text may hold a real is written
-again by ``quote()``, which is exact for both (a real to its last bit, a blob in hex).
+Each column of the rows is written by ``json_group_array`` (one JSON array per column,
+rows in the query's order) — NULL, an integer, text in quotes with its quotes and
+controls escaped — so a row's values are told apart from any other's, and so are their
+types ('1' and 1 differ); the arrays go to the hash one after the other, after the
+count of rows and their lengths, never joined in Python. JSON cannot hold a blob and
+writes a finite real to 15 digits only, always with a '.': a part where SQLite refuses
+(a blob), or where the array of a column that may hold a real (any affinity but TEXT)
+has a '.' or a quote, is written again by ``quote()``, which is exact for both (a real
+to its last bit, a blob in hex). Arrays of integers and NULLs (and ``Inf``) are exact.
 
 The ranges cover the read's and more (whole hours at the edges, where the read keeps
 rows by their instant): a change beside the window can only cost a reading, never serve
@@ -48,7 +52,7 @@ from .screenpipe_time import (
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
 # (kept in document caches) never match.
-FINGERPRINT_VERSION = "sp-rows-1"
+FINGERPRINT_VERSION = "sp-rows-2"
 
 # A stored app the reader never replaces from ocr_text: text with a letter or digit and
 # no escape character (clean_name only strips invisible characters, folds controls to
@@ -113,13 +117,13 @@ class RowsFingerprint:
             edges = []
             for lo, hi in span.ranges:
                 if len(lo) == 10 and hi == after_prefix(lo):
-                    h.update(self._part((lo, hi), partial(self._rows_text, [(lo, hi)])))
+                    h.update(self._part((lo, hi), partial(self._rows_digest, [(lo, hi)])))
                 else:
                     edges.append((lo, hi))
-            h.update(_sha256(self._rows_text(edges)).digest())
+            h.update(self._rows_digest(edges))
         else:  # one scan for all of them (in_ranges)
-            h.update(self._rows_text(span.ranges))
-        h.update(self._part(("odd", ""), self._odd_text))
+            h.update(self._rows_digest(span.ranges))
+        h.update(self._part(("odd", ""), self._odd_digest))
         if self._data_version() != version:
             return None
         return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
@@ -133,8 +137,8 @@ class RowsFingerprint:
         version = self._fresh_memo()
         h = sha256(b"kept:" + FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
-        h.update(_sha256(self._rows_text(span.ranges, span.keeps_sql())).digest())
-        h.update(self._part(("odd", ""), self._odd_text))
+        h.update(self._rows_digest(span.ranges, span.keeps_sql()))
+        h.update(self._part(("odd", ""), self._odd_digest))
         if self._data_version() != version:
             return None
         return h.hexdigest()
@@ -159,10 +163,10 @@ class RowsFingerprint:
         outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
         h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
-        h.update(_sha256(self._rows_text(inner)).digest())
-        h.update(_sha256(self._rows_text(outer, f"NOT {UTC_SHAPE}")).digest())
-        h.update(_sha256(self._rows_text(above, f"coalesce({ms_expr()} < {cut_ms}, 1)")).digest())
-        h.update(self._part(("odd", ""), self._odd_text))
+        h.update(self._rows_digest(inner))
+        h.update(self._rows_digest(outer, f"NOT {UTC_SHAPE}"))
+        h.update(self._rows_digest(above, f"coalesce({ms_expr()} < {cut_ms}, 1)"))
+        h.update(self._part(("odd", ""), self._odd_digest))
         if self._data_version() != version:
             return None
         return h.hexdigest()
@@ -209,7 +213,7 @@ class RowsFingerprint:
     def _part(self, key: tuple[str, str], make: Callable[[], bytes]) -> bytes:
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = _sha256(make()).digest()
+            got = self._memo[key] = make()
         return got
 
     def _schema_text(self) -> bytes:
@@ -226,73 +230,78 @@ class RowsFingerprint:
         ]
         return f"{tables}|{detected!r}".encode("utf-8", "surrogatepass")
 
-    def _rows_text(self, ranges: list[tuple[str, str]], where: str = "1") -> bytes:
+    def _rows_digest(self, ranges: list[tuple[str, str]], where: str = "1") -> bytes:
+        """The digest of the rows of ``ranges`` (and ``where``) of every table read."""
         s = self._s
+        h = _sha256()
         frames = in_ranges("frames", ranges, s.frames_indexed) + f" AND {where}"
-        texts = [self._joined("frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")]
+        self._joined(h, "frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")
         if s.ocols:
-            texts.append(self._ocr(f"SELECT frames.id FROM {frames} AND {self._pending}"))
+            self._ocr(h, f"SELECT frames.id FROM {frames} AND {self._pending}")
         if s.ecols:
             events = in_ranges("ui_events", ranges, s.events_indexed) + f" AND {where}"
-            texts.append(
-                self._joined("events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
-            )
-        return b"\n".join(texts)
+            self._joined(h, "events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
+        return h.digest()  # type: ignore[no-any-return]
 
-    def _odd_text(self) -> bytes:
-        """The rows no date holds (odd_rows_sql), read for every window."""
+    def _odd_digest(self) -> bytes:
+        """The digest of the rows no date holds (odd_rows_sql), read for every window."""
         s = self._s
-        texts = [
-            self._joined(
-                "frames-odd",
-                self._frame_cols,
-                lambda r: odd_rows_sql("frames", r, "", s.frames_indexed),
-            )
-        ]
+        h = _sha256()
+        self._joined(
+            h,
+            "frames-odd",
+            self._frame_cols,
+            lambda r: odd_rows_sql("frames", r, "", s.frames_indexed),
+        )
         if s.ocols:
             pending = f" AND {self._pending}"
-            texts.append(self._ocr(odd_rows_sql("frames", "id", pending, s.frames_indexed)))
+            self._ocr(h, odd_rows_sql("frames", "id", pending, s.frames_indexed))
         if s.ecols:
-            texts.append(
-                self._joined(
-                    "events-odd",
-                    self._event_cols,
-                    lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
-                )
+            self._joined(
+                h,
+                "events-odd",
+                self._event_cols,
+                lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
             )
-        return b"\n".join(texts)
+        return h.digest()  # type: ignore[no-any-return]
 
-    def _ocr(self, frame_ids_sql: str) -> bytes:
+    def _ocr(self, h: Any, frame_ids_sql: str) -> None:
         where = f"FROM ocr_text WHERE frame_id IN ({frame_ids_sql})"
-        return self._joined("ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
+        self._joined(h, "ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
 
-    def _joined(self, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> bytes:
-        """The rows' values, one JSON array each (or quote()d, see the module docstring),
-        with how many rows and which writing. ``rows_sql``: the query of one column
-        (the expression given) per row."""
+    def _joined(self, h: Any, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> None:
+        """Feeds ``h`` the rows' values, one JSON array per column (or quote()d rows, see
+        the module docstring), with how many rows, which writing and each text's length.
+        ``rows_sql``: the query of the rows, given the select list."""
         # A real is only possible in a column whose affinity is not TEXT (SQLite stores
         # numbers there as text), and never in a timestamp of a range (numbers never
-        # compare between text bounds) or in length(): sum() of the others is a real
-        # when any value is not an integer (then, or on overflow, quote() writes them).
-        checks = [c for c in cols if c not in self._never_real.get(label, set())]
-        q = (
-            f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB),"
-            f" {', '.join(f'typeof(sum({c}))' for c in checks) or 'NULL'}"
-            f" FROM ({rows_sql(_json_row(cols) + ', ' + ', '.join(checks or ['NULL']))})"
-        )
+        # compare between text bounds) or in length(). JSON writes a finite real with a
+        # '.' always ("%!.15g"), text in quotes: an array of such a column with neither
+        # holds integers, NULLs and infinities only (all exact), else quote() writes the
+        # rows. A per-row sum() said as much at a millisecond a day of events.
+        checks = [i for i, c in enumerate(cols) if c not in self._never_real.get(label, set())]
+        named = ", ".join(f"{c} AS k{i}" for i, c in enumerate(cols))
+        arrays = ", ".join(f"CAST(json_group_array(k{i}) AS BLOB)" for i in range(len(cols)))
         exact = label.endswith("-odd") or label == "ocr"
+        texts: list[bytes] = []
         if not exact:
             try:
-                n, text, *types = fetch(self._conn, q, ())[0]
-                exact = "real" in types
-            except sqlite3.OperationalError:  # a blob (JSON cannot hold it), an overflow
+                n, *texts = fetch(
+                    self._conn, f"SELECT count(*), {arrays} FROM ({rows_sql(named)})"
+                )[0]
+                exact = any(b"." in texts[i] or b'"' in texts[i] for i in checks)
+            except sqlite3.OperationalError:  # a blob: JSON cannot hold it
                 exact = True
         if exact:
-            exact_sql = rows_sql(_quoted_row(cols))
-            q = f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM ({exact_sql})"
+            quoted = rows_sql(_quoted_row(cols))
+            q = f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM ({quoted})"
             n, text = fetch(self._conn, q, ())[0]
+            texts = [text if isinstance(text, bytes) else b""]
             label += ":quote"
-        return f"{label}:{n}:".encode() + (text if isinstance(text, bytes) else b"")
+        # The lengths first: the texts that follow are then told apart from any others.
+        h.update(f"{label}:{n}:{','.join(str(len(t)) for t in texts)};".encode())
+        for t in texts:
+            h.update(t)
 
 
 def _key(ids_ok: bool) -> set[str]:
@@ -310,14 +319,10 @@ def _text_affinity(conn: sqlite3.Connection, table: str) -> set[str]:
     return found
 
 
-def _sha256(data: bytes) -> Any:
+def _sha256(data: bytes = b"") -> Any:
     import hashlib  # OpenSSL's, several times the built-in one's speed on long texts
 
     return hashlib.sha256(data)
-
-
-def _json_row(cols: list[str]) -> str:
-    return f"json_array({', '.join(cols)}) AS r"
 
 
 def _quoted_row(cols: list[str]) -> str:
