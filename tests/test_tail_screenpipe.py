@@ -327,3 +327,40 @@ def test_a_rendering_made_beside_the_mark_is_a_fresh_documents(tmp_path: Path) -
     finally:
         writer.conn.close()
         cache.close()
+
+
+def test_the_mark_a_verdict_moves_on_to_is_a_fresh_sources(tmp_path: Path) -> None:
+    """When the cut moves on, the verdict's mark at the next cut (its digest reuses the
+    part before the cut's hour, its UTC flag looks only between the cuts) is the mark a
+    fresh source takes there: within an hour and across one, with and without a row
+    between the cuts whose text is in local time."""
+    path = write_screenpipe(tmp_path / "store.db", _day(60))  # 09:00 to 09:07 UTC
+    writer = _Writer(path)
+    try:
+        for local_row in (False, True):
+            if local_row:  # its text orders at 09:03 (its instant is 08:03 UTC)
+                with writer.conn:
+                    writer.conn.execute(
+                        "INSERT INTO frames (id, video_chunk_id, offset_index, timestamp,"
+                        " name, app_name, window_name, focused, device_name)"
+                        " VALUES (999, 1, 0, '2026-03-10T09:03:00.000+01:00', 'v.mp4',"
+                        " 'Code', 'local', 1, '')"
+                    )
+            for cut, nxt in ((T0 + 120_000, T0 + 300_000), (T0 - 1_800_000, T0 + 300_000)):
+                src = ScreenpipeSource(path)
+                try:
+                    mark = src.settled_mark(WINDOW.start_ms, WINDOW.end_ms, cut)
+                    got = src.settled_read(WINDOW.start_ms, WINDOW.end_ms, cut, mark, nxt)
+                    assert got is not None
+                    moved = got[1]()
+                finally:
+                    src.close()
+                fresh_src = ScreenpipeSource(path)
+                try:
+                    fresh = fresh_src.settled_mark(WINDOW.start_ms, WINDOW.end_ms, nxt)
+                finally:
+                    fresh_src.close()
+                assert moved is not None and moved == fresh, (local_row, cut)
+                assert fresh.in_utc is not local_row
+    finally:
+        writer.conn.close()

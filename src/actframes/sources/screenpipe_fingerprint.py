@@ -163,7 +163,14 @@ class RowsFingerprint:
         outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
         h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
-        h.update(self._rows_digest(inner))
+        # The rows from the read's start in two parts, split at the cut's hour: at a verdict
+        # that moves the cut within the hour (``screenpipe_tail``), both marks share the
+        # first part's digest (one state of the store), and the second mark hashes the
+        # hour only. Each row is in one part; the parts depend on the cut alone.
+        hour = later[:13]
+        early = [(lo, min(hi, hour)) for lo, hi in inner if lo < hour]
+        h.update(self._part(("settled", repr(early)), partial(self._rows_digest, early)))
+        h.update(self._rows_digest([(max(lo, hour), hi) for lo, hi in inner if hi > hour]))
         h.update(self._rows_digest(outer, f"NOT {UTC_SHAPE}"))
         h.update(self._rows_digest(above, f"coalesce({ms_expr()} < {cut_ms}, 1)"))
         h.update(self._part(("odd", ""), self._odd_digest))
@@ -171,14 +178,19 @@ class RowsFingerprint:
             return None
         return h.hexdigest()
 
-    def settled_in_utc(self, span: Span, cut_ms: int) -> bool:
+    def settled_in_utc(self, span: Span, cut_ms: int, since_ms: int | None = None) -> bool:
         """Whether every row ``settled`` hashes for ``cut_ms`` (frames and events whose
         text orders before a second after the cut) has a UTC timestamp in screenpipe's
         shape (``UTC_SHAPE``): while the mark stands, a read from near the cut then
         needs no row whose text orders before that read's start (``tail_span``). The
-        timestamp index alone answers."""
+        timestamp index alone answers. With ``since_ms``, only the rows whose text
+        orders from a second after that earlier cut on are looked at (the caller knows
+        the others: the mark at ``since_ms`` held)."""
         later = text_at(cut_ms + 1000)
         below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
+        if since_ms is not None:
+            earlier = text_at(since_ms + 1000)
+            below = [(max(lo, earlier), hi) for lo, hi in below if hi > earlier]
         s = self._s
         tables = [("frames", s.frames_indexed)]
         if s.ecols:

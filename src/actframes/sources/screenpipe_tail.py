@@ -127,7 +127,15 @@ def _verdict(
 ) -> SettledMark | None:
     if rows.settled(span, cut_ms) != mark.digest:
         return None
-    return mark if next_cut_ms == cut_ms else _mark(rows, span, next_cut_ms)
+    if next_cut_ms == cut_ms:
+        return mark
+    digest = rows.settled(span, next_cut_ms)
+    if digest is None:
+        return None
+    # The rows the mark covers are as they were (their timestamps too): of the rows the
+    # next mark covers, only those between the two cuts may lack a UTC timestamp.
+    in_utc = mark.in_utc and rows.settled_in_utc(span, next_cut_ms, since_ms=cut_ms)
+    return SettledMark(digest, in_utc)
 
 
 def _verdict_then_end(
