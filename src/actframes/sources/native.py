@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import SourceError
@@ -127,6 +128,36 @@ class NativeSource(Source):
         except sqlite3.DatabaseError:
             return None
         return repr((versions - later, away, state))
+
+    def settled_read(
+        self, start_ms: int, end_ms: int, cut_ms: int, mark: object, next_cut_ms: int
+    ) -> tuple[Capture, Callable[[], str | None]] | None:
+        """``read(cut_ms, end_ms)``, and the mark at ``next_cut_ms``, when the window's rows
+        before ``cut_ms`` still have ``mark``; else None (``tail.py``). The marks and the
+        read are taken in one read transaction, so from one state of the store: a commit
+        between them would otherwise pair the rows it left before the cut with a tail it
+        changed, a document of no state the store was ever in. In WAL mode a writer goes
+        on meanwhile (its commit shows at the next call); in rollback-journal mode it
+        waits the few milliseconds of a tail read."""
+        if not isinstance(mark, str) or self._conn.in_transaction:
+            return None
+        try:
+            self._conn.execute("BEGIN")
+        except sqlite3.DatabaseError:
+            return None
+        try:
+            if self.settled_mark(start_ms, end_ms, cut_ms) != mark:
+                return None
+            found: str | None = mark
+            if next_cut_ms != cut_ms:
+                found = self.settled_mark(start_ms, end_ms, next_cut_ms)
+            if found is None:
+                return None
+            cap = self.read(cut_ms, end_ms)
+        finally:
+            self._conn.rollback()  # it only read
+        next_mark: str = found
+        return cap, lambda: next_mark
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         lo, hi = start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS
