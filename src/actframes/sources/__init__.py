@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..errors import BusyError, SourceError
+from ..errors import SourceError
 from ..native_schema import APPLICATION_ID, CORE_TABLES
-from .base import Source, check_file, connect_ro, is_locked, reading, tables
+from .base import Source, check_file, connect_ro, is_locked, locked, reading, tables
 
 SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 
@@ -52,7 +52,7 @@ def _sqlite_family(path: Path) -> str:
         names = tables(conn)
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
-            raise BusyError(f"{path}: locked by another process; try again") from exc
+            raise locked(path) from exc
         raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
     finally:
         conn.close()

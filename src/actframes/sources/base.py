@@ -18,6 +18,9 @@ from ..model import Capture
 # window can credit time into it and the last row in it knows its successor.
 READ_MARGIN_MS = 300_000
 
+# How long a reader waits for another process's lock before it says "locked, try again".
+BUSY_TIMEOUT_S = 5.0
+
 # Work a caller wants done while a reader waits for a query running in another thread
 # (the ``day`` command loads the compiler then: ~10 ms of imports beside SQLite's work).
 # One slot, taken by the first read that waits; nothing is lost when no read takes it.
@@ -104,7 +107,7 @@ def connect_ro(path: Path, check_same_thread: bool = True) -> sqlite3.Connection
         raise SourceError(f"{path}: damaged SQLite database (its schema is not UTF-8)") from exc
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
-            raise BusyError(f"{path}: locked by another process; try again") from exc
+            raise locked(path) from exc
         if not _cannot_make_shm(exc, path):
             raise SourceError(f"{path}: not a readable SQLite database ({exc})") from exc
     wal = Path(f"{path}-wal")
@@ -121,7 +124,9 @@ def connect_ro(path: Path, check_same_thread: bool = True) -> sqlite3.Connection
 
 
 def _open_checked(uri: str, check_same_thread: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=check_same_thread)
+    conn = sqlite3.connect(
+        uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=check_same_thread
+    )
     try:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -139,10 +144,23 @@ def reading(path: Path) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
-            raise BusyError(f"{path}: locked by another process; try again") from exc
+            raise locked(path) from exc
         raise SourceError(f"{path}: damaged SQLite database ({exc})") from exc
     except UnicodeDecodeError as exc:  # schema text (table and column names) not UTF-8
         raise SourceError(f"{path}: damaged SQLite database (text not UTF-8)") from exc
+
+
+def locked(path: Path | str) -> BusyError:
+    """The error of a store another process holds locked, met when it is opened or while
+    it is read: one line, exit status 75 (try again)."""
+    return BusyError(f"{path}: locked by another process; try again")
+
+
+def read_failed(path: Path | str, exc: sqlite3.DatabaseError) -> SourceError:
+    """The error of a query that failed while a store was read: ``locked`` when another
+    process holds the lock (a writer mid-transaction; a retry will do), else "cannot
+    read"."""
+    return locked(path) if is_locked(exc) else SourceError(f"{path}: cannot read ({exc})")
 
 
 def is_locked(exc: BaseException) -> bool:

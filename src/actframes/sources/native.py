@@ -14,7 +14,7 @@ from ..native_schema import READ_TABLES, SCHEMA_VERSION
 from ..timeparse import MAX_TS_MS, MIN_TS_MS
 from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from ._rows import Names, check_ms, first_of_each_id
-from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, tables
+from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, read_failed, tables
 
 DAY_MS = 86_400_000
 
@@ -166,7 +166,7 @@ class NativeSource(Source):
             self._read(cap, lo, hi, start_ms, end_ms)
             cap.has_input, cap.has_afk = self._measured(start_ms, end_ms)
         except sqlite3.DatabaseError as exc:
-            raise SourceError(f"{self.path}: cannot read ({exc})") from exc
+            raise read_failed(self.path, exc) from exc
         return cap
 
     def _read(self, cap: Capture, lo: int, hi: int, start_ms: int, end_ms: int) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import SourceError
 from ..model import INPUT_KINDS, Action, Element, ScreenSize
 from ..text import clean_name
-from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
+from .base import READ_MARGIN_MS, connect_ro, fetch, read_failed, table_columns, tables
 
 TREE_MARGIN_MS = 5_000
 DAY_MS = 86_400_000
@@ -33,7 +33,7 @@ def read(
     try:
         return _read(conn, start_ms, end_ms)
     except sqlite3.DatabaseError as exc:
-        raise SourceError(f"{path}: cannot read ({exc})") from exc
+        raise read_failed(path, exc) from exc
     finally:
         conn.close()
 

@@ -21,10 +21,9 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
-from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work
+from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work, read_failed
 from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
@@ -226,5 +225,5 @@ class ScreenpipeSource(Source):
             if naive:
                 cap.notes.append(naive_note(naive))
         except sqlite3.DatabaseError as exc:
-            raise SourceError(f"{self.path}: cannot read ({exc})") from exc
+            raise read_failed(self.path, exc) from exc
         return cap

@@ -18,11 +18,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..errors import SourceError
 from ..model import TEXT, Action, Element, ScreenSize
 from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
-from .base import connect_ro, fetch, table_columns, tables
+from .base import connect_ro, fetch, read_failed, table_columns, tables
 from .screenpipe_clicks import Lookup, name_clicks, own_target, parse_bounds
 from .screenpipe_input import EVENT_KINDS, clipboard_op
 from .screenpipe_schema import detect
@@ -56,7 +55,7 @@ def read(
         indexed = detect(conn, path).events_indexed
         return _read(conn, indexed, start_ms, end_ms, include_text), [], {}
     except sqlite3.DatabaseError as exc:
-        raise SourceError(f"{path}: cannot read ({exc})") from exc
+        raise read_failed(path, exc) from exc
     finally:
         conn.close()
 
