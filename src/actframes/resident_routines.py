@@ -53,10 +53,12 @@ from .routines.store_mining import (
     read_day,
 )
 from .sources import actions as store_actions
+from .sources.base import CommitWatch
 from .window import Window
 
 MAX_DAYS = 200  # days kept (two quarters of one zone, or a quarter of two)
 MAX_MININGS = 8  # minings kept (windows, rules and options asked for recently)
+LOOKS = 3  # looks at the days while commits land among them; the last one is answered
 
 
 class _Day:
@@ -159,6 +161,20 @@ class ResidentRoutines:
             return found
 
     def _fresh_days(self, zone: str, windows: list[Window], include_text: bool) -> list[_Day]:
+        """The days of ``windows``, kept where unchanged, read otherwise. A commit while
+        they are looked at may leave them of two states of the store (one kept by its
+        fingerprint, one read after the commit): then they are looked at again, up to
+        ``LOOKS`` times in all, the days read meanwhile kept where their reads were quiet."""
+        for _ in range(LOOKS):
+            days, settled = self._look(zone, windows, include_text)
+            if settled:
+                break
+        return days
+
+    def _look(
+        self, zone: str, windows: list[Window], include_text: bool
+    ) -> tuple[list[_Day], bool]:
+        """The days, and whether no commit landed while they were looked at."""
         # The token is taken before anything is read: a write after it makes the next
         # call look again, never keeps rows older than the token.
         token = self.store_token()
@@ -169,46 +185,89 @@ class ResidentRoutines:
             for w, key in zip(windows, keys, strict=True)
             if (day := self._days.get(key)) is None or token is None or day.token != token
         ]
-        # The fingerprints of the days not served by the token, on one connection.
-        spans = [(w.start_ms, w.end_ms) for w in stale]
-        fps = dict(zip(spans, store_actions.steps_fingerprints(self.path, fam, spans), strict=True))
-        out = []
-        for w, key in zip(windows, keys, strict=True):
-            day = self._days.get(key)
-            if day is not None and (w.start_ms, w.end_ms) not in fps:
-                self.stats["served"] += 1
-            else:
-                fp = fps.get((w.start_ms, w.end_ms))
-                if day is not None and fp is not None and day.fingerprint == fp:
-                    day.token = token
-                    self.stats["fingerprint"] += 1
+        # The store's commits are watched from before the fingerprints (on a connection
+        # of its own) to after the last read: a commit between a day's fingerprint and its
+        # read would leave steps newer than the fingerprint they are kept under, served
+        # again once the store is back in the older state (an edit undone).
+        watched = stale and store_actions.days_fingerprinted(self.path, fam)
+        watch = CommitWatch(self.path) if watched else None
+        try:
+            first = watch.first if watch is not None else None
+            # The fingerprints of the days not served by the token, on one connection.
+            spans = [(w.start_ms, w.end_ms) for w in stale]
+            fps = store_actions.steps_fingerprints(self.path, fam, spans)
+            by_span = dict(zip(spans, fps, strict=True))
+            out = []
+            for w, key in zip(windows, keys, strict=True):
+                day = self._days.get(key)
+                if day is not None and (w.start_ms, w.end_ms) not in by_span:
+                    self.stats["served"] += 1
                 else:
-                    steps = self._read(fam, zone, w, include_text, fp)
-                    # Steps read again unchanged keep their version: their mining stands.
-                    same = day is not None and day.steps == steps
-                    version = day.version if day is not None and same else next(self._versions)
-                    day = _Day(token, fp, version, steps)
-                    self._days[key] = day
-            self._days.move_to_end(key)
-            out.append(day)
+                    fp = by_span.get((w.start_ms, w.end_ms))
+                    if day is not None and fp is not None and day.fingerprint == fp:
+                        day.token = token
+                        self.stats["fingerprint"] += 1
+                    else:
+                        day = self._read_day(fam, zone, w, include_text, fp, day, token, watch)
+                        self._days[key] = day
+                self._days.move_to_end(key)
+                out.append(day)
+            settled = watch is None or (first is not None and watch.version() == first)
+        finally:
+            if watch is not None:
+                watch.close()
         while len(self._days) > self.max_days:
             self._days.popitem(last=False)
-        return out
+        return out, settled
+
+    def _read_day(
+        self,
+        fam: str,
+        zone: str,
+        window: Window,
+        include_text: bool,
+        fp: str | None,
+        old: _Day | None,
+        token: Hashable,
+        watch: CommitWatch | None,
+    ) -> _Day:
+        """The day read, kept under the fingerprint of the rows read: ``fp`` (taken
+        before), or the day's own again when a commit landed since; None when a commit
+        landed between it and the end of the read (read again next time)."""
+        since = watch.version() if watch is not None else None
+        if watch is not None and since != watch.first:  # a commit since the fingerprints
+            fp = store_actions.steps_fingerprints(
+                self.path, fam, [(window.start_ms, window.end_ms)]
+            )[0]
+        steps, keep = self._read(fam, zone, window, include_text, fp)
+        if keep is not None:
+            if watch is not None and since is not None and watch.version() == since:
+                keep()  # on disk under the fingerprint of the rows read
+            else:
+                fp = None
+        # Steps read again unchanged keep their version: their mining stands.
+        same = old is not None and old.steps == steps
+        version = old.version if old is not None and same else next(self._versions)
+        return _Day(token, fp, version, steps)
 
     def _read(
         self, fam: str, zone: str, window: Window, include_text: bool, fp: str | None
-    ) -> DaySteps:
+    ) -> tuple[DaySteps, Callable[[], None] | None]:
         """The day's steps from the disk cache when its fingerprint matches (never typed
-        text), else from the store (and kept on disk)."""
+        text), else from the store, with what keeps them on disk (once the fingerprint is
+        known to be of the rows read)."""
         disk, entry = self.disk, None
         if disk is not None and fp is not None and not include_text and window.day:
             entry = disk.entry(self.path, fam, window.day, zone)
             got = disk.get(entry, fp)
             if got is not None:
                 self.stats["disk"] += 1
-                return got
+                return got, None
         steps = read_day(self.path, self.kind, zone, window, include_text)
         self.stats["read"] += 1
-        if disk is not None and entry is not None and fp is not None:
-            disk.put(entry, fp, steps)
-        return steps
+
+        def keep() -> None:
+            if disk is not None and entry is not None and fp is not None:
+                disk.put(entry, fp, steps)
+
+        return steps, keep

@@ -52,3 +52,40 @@ def kept_follow_every_change(
                 assert warm(kept, days, tz, until) == cold(path, days, tz, until)
     finally:
         watch.close()
+
+
+class CommitAfterFingerprints:
+    """Within ``with``: a real writer commits right after the days' fingerprints are
+    taken, before their steps are read (``arm(write)``, for the next call only): the race
+    in which a kept day must not keep its steps under the older fingerprint."""
+
+    def __init__(self) -> None:
+        from actframes.sources import actions as store_actions
+
+        self._module = store_actions
+        self._real = store_actions.steps_fingerprints
+        self._pending: list[Callable[[], None]] = []
+
+    def _fingerprints_then_commit(self, path: Path, fam: str, spans: Any) -> list[str | None]:
+        got: list[str | None] = self._real(path, fam, spans)
+        if spans:  # a call that reads days
+            self.flush()
+        return got
+
+    def __enter__(self) -> CommitAfterFingerprints:
+        self._module.steps_fingerprints = self._fingerprints_then_commit  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._module.steps_fingerprints = self._real  # type: ignore[assignment]
+
+    def arm(self, write: Callable[[], None]) -> None:
+        self._pending.append(write)
+
+    def landed(self) -> bool:
+        return not self._pending
+
+    def flush(self) -> None:
+        """Commit what is armed now."""
+        while self._pending:
+            self._pending.pop(0)()

@@ -6,7 +6,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -193,6 +193,27 @@ def data_version(conn: sqlite3.Connection) -> int | None:
         return int(conn.execute("PRAGMA data_version").fetchone()[0])
     except sqlite3.DatabaseError:
         return None
+
+
+class CommitWatch:
+    """The commits other connections make to a SQLite store, from when this was made:
+    ``data_version`` on a read-only connection of its own. Two equal ``version()``
+    readings mean no commit landed between them, so whatever was read in between, on
+    any connection (a fingerprint on one, the rows it identifies on another), is of one
+    state of the store. None when it cannot tell (not a SQLite file, unreadable)."""
+
+    def __init__(self, path: Path) -> None:
+        self._conn: sqlite3.Connection | None = None
+        with suppress(SourceError, sqlite3.DatabaseError):
+            self._conn = connect_ro(path)
+        self.first = self.version()  # the reading when made
+
+    def version(self) -> int | None:
+        return None if self._conn is None else data_version(self._conn)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
 
 
 def fetch(conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
