@@ -122,10 +122,10 @@ def attribute(
         c.device is None or c.device in rows_by_stream for c in columns
     ):
         only = next(iter(rows_by_stream.values()), [])
-        segs = cache.get(id(only))
-        if segs is None:
-            segs = cache[id(only)] = segments(only)
-        return _attribute_segments(segs, columns, win_start, win_end)
+        one = cache.get(id(only))
+        if one is None:
+            one = cache[id(only)] = _OneStream(segments(only))
+        return _attribute_columns(one.segments_for, columns, win_start, win_end)
     scopes = cache.get(id(rows_by_stream))
     if scopes is None:
         scopes = cache[id(rows_by_stream)] = _Scopes(rows_by_stream)
@@ -269,23 +269,26 @@ def segments(rows: Sequence[Row]) -> list[tuple[int, int, Piece]]:
     return segs
 
 
+class _OneStream:
+    """The rule for a capture with one stream, per time segment instead of per event: the
+    segments are disjoint, so the events a piece takes from a column are one slice of it,
+    found by bisection. The segments of each app are gathered once and kept."""
+
+    def __init__(self, segs: list[Seg]) -> None:
+        self.segs = segs
+        self.by_app: dict[str, list[Seg]] = {}
+        for seg in segs:
+            self.by_app.setdefault(seg[2].app.casefold(), []).append(seg)
+
+    def segments_for(self, col: EventColumn) -> list[Seg]:
+        return self.segs if col.app is None else self.by_app.get(col.app.casefold(), [])
+
+
 def _attribute_segments(
-    segs: list[tuple[int, int, Piece]],
-    columns: Sequence[EventColumn],
-    win_start: int,
-    win_end: int,
+    segs: list[Seg], columns: Sequence[EventColumn], win_start: int, win_end: int
 ) -> Unattributed:
-    """The same rule for a capture with one stream, per time segment instead of per
-    event: the segments are disjoint, so the events a piece takes from a column are one
-    slice of it, found by bisection."""
-    by_app: dict[str, list[tuple[int, int, Piece]]] = {}
-    for seg in segs:
-        by_app.setdefault(seg[2].app.casefold(), []).append(seg)
-
-    def segments_for(col: EventColumn) -> list[Seg]:
-        return segs if col.app is None else by_app.get(col.app.casefold(), [])
-
-    return _attribute_columns(segments_for, columns, win_start, win_end)
+    """The one-stream rule on ``segs`` (tests hold it to the event-by-event rule)."""
+    return _attribute_columns(_OneStream(segs).segments_for, columns, win_start, win_end)
 
 
 def _attribute_columns(
@@ -315,8 +318,10 @@ def _attribute_columns(
             if i > free:
                 _add(un.input, un.event_ids, name, ids, counts, free, i)
                 un.slices.append((col, free, i))
-            if j > i:
-                _add(piece.input, piece.event_ids, name, ids, counts, i, j)
+            if j > i:  # (``_add``, written out: the loop's most frequent call)
+                taken = piece.input
+                taken[name] = taken.get(name, 0) + (j - i if counts is None else sum(counts[i:j]))
+                piece.event_ids += ids[i:j]
             free = j
             if free >= i1:
                 break

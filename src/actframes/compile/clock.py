@@ -20,6 +20,18 @@ class Clock:
         # next begins): each second is formatted once.
         self._done: dict[int, str] = {}
 
+    @classmethod
+    def shared(cls, tz: str) -> Clock:
+        """The zone's clock kept between compiles: a resident server compiles the same day
+        again and again, and formatting an instant costs more than the rest of a frame's
+        fields. What it has formatted is forgotten past ``SHARED_MAX`` instants."""
+        clock = _SHARED.get(tz)
+        if clock is None:
+            clock = _SHARED[tz] = cls(tz)
+        elif len(clock._done) > SHARED_MAX:
+            clock._done.clear()
+        return clock
+
     def iso(self, ms: int) -> str:
         s = ms // 1000
         text = self._done.get(s)
@@ -35,3 +47,7 @@ class Clock:
         except (OverflowError, OSError, ValueError):  # out of the platform's time_t
             dt = (_EPOCH + timedelta(milliseconds=ms)).astimezone(self._zone)
             return dt.isoformat(timespec="seconds")
+
+
+SHARED_MAX = 20_000  # instants kept per zone (a day's document shows a few hundred)
+_SHARED: dict[str, Clock] = {}

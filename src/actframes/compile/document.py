@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TypedDict
 
 from .. import doc_types
@@ -28,8 +28,10 @@ from .reuse import Reuse, piece_key, rows_key
 
 SCHEMA_VERSION = 1
 # Fields of every row, read in C (a day has tens of thousands of rows).
-_ROW_ID, _START, _END = attrgetter("snap.row_id"), attrgetter("start_ms"), attrgetter("end_ms")
+_START, _END = attrgetter("start_ms"), attrgetter("end_ms")
 _PIECE_START = attrgetter("start_ms")  # Piece.start_ms
+# Row.snap; Snapshot.row_id and title (by index: a dotted attrgetter looks up twice)
+_SNAP, _ID, _TITLE = attrgetter("snap"), itemgetter(0), itemgetter(3)
 
 Doc = doc_types.Document  # the name the rest of the package imports (types in ``doc_types``)
 
@@ -89,17 +91,12 @@ def _label_key(name: str | None) -> _LabelKey:
 
 
 def titles(rows: Sequence[Row]) -> list[str]:
-    """Distinct titles, first seen first, with the browser's own suffix taken off."""
+    """Distinct titles, first seen first, with the browser's own suffix taken off. A
+    piece's rows share its app (the key), so its distinct raw titles, gathered in C in
+    the order first seen, are each cleaned once."""
+    app = rows[0].snap[2]
     seen: dict[str, None] = {}
-    last_app: object = seen  # no app or title is this object: the first row is looked at
-    last_title: object = seen
-    for r in rows:
-        app, title = r.snap[2], r.snap[3]
-        # Heartbeats repeat the row before, as the very same strings from the reader; a
-        # row taken as new when it is not only finds its title seen already.
-        if app is last_app and title is last_title:
-            continue
-        last_app, last_title = app, title
+    for title in dict.fromkeys(map(_TITLE, map(_SNAP, rows))):
         t = clean_title(app, title)
         if t and t not in seen:
             seen[t] = None
@@ -133,32 +130,33 @@ def views(rows: Sequence[Row]) -> PieceViews:
     seen: Views = {}
     shown: dict[Ref, Shown] = {}
     prev: Ref | None = None
-    ref: Ref | None = None
     titles_of: Shown | None = None  # the current row's reference's titles, for a URL
+    app = rows[0].snap[2] if rows else ""  # a piece's rows share its app (the key)
     key = ("", "")  # (app, title) of the current row
-    held, pending = 0, False  # time the key has shown the URL's reference, not yet added
-    last_app: object = seen  # no app, title or URL is this object: the first row is new
-    last_title: object = seen
+    held = 0  # time the key has shown the URL's reference, not yet added
+    last_title: object = seen  # no title or URL is this object: the first row is new
     last_url: object = seen
     for r in rows:
         s = r.snap
-        app, title, url = s[2], s[3], s[4]
-        # Heartbeats repeat the row before (the same strings, from the reader): the same
-        # reference and key. Looking a row up again when it is not new gives them again.
-        if app is not last_app or title is not last_title or url is not last_url:
-            if pending:
-                assert titles_of is not None
-                titles_of[key] = titles_of.get(key, 0) + held
-                held, pending = 0, False
-            ref = row_ref(app, title, url)
-            last_app, last_title, last_url = app, title, url
-            titles_of = shown.setdefault(ref, {}) if url and ref is not None else None
-            key = (app, title)
-        if ref is None:
+        title, url = s[3], s[4]
+        if title is last_title and url is last_url:
+            # A heartbeat repeats the row before (the same strings, from the reader):
+            # the same reference, so the same view; only its time adds up.
+            if titles_of is not None:
+                held += r.end_ms - r.start_ms
             continue
         if titles_of is not None:
-            held += r.end_ms - r.start_ms
-            pending = True
+            titles_of[key] = titles_of.get(key, 0) + held
+            held = 0
+        last_title, last_url = title, url
+        ref = row_ref(app, title, url)
+        if ref is None:
+            titles_of = None
+            continue
+        titles_of = shown.setdefault(ref, {}) if url else None
+        key = (app, title)
+        if titles_of is not None:
+            held = r.end_ms - r.start_ms
         if ref is not prev and ref != prev:
             got = seen.get(ref)
             if got is None:
@@ -166,8 +164,7 @@ def views(rows: Sequence[Row]) -> PieceViews:
             else:
                 got[0] += 1
         prev = ref
-    if pending:
-        assert titles_of is not None
+    if titles_of is not None:
         titles_of[key] = titles_of.get(key, 0) + held
     return PieceViews(seen, shown)
 
@@ -219,7 +216,7 @@ def viewed(
 
 def evidence(piece: Piece) -> doc_types.Evidence:
     return {
-        "rows": compact(map(_ROW_ID, piece.rows)),
+        "rows": compact(map(_ID, map(_SNAP, piece.rows))),
         "events": compact(piece.event_ids),
     }
 
@@ -340,7 +337,7 @@ def assemble(
     text_notes: Sequence[str] = (),
     reuse: Reuse | None = None,
 ) -> Doc:
-    clock = Clock(window.tz)
+    clock = Clock.shared(window.tz)
     if reuse is None:
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
         frames = [frame_obj(f, clock, views_of) for f in shown]

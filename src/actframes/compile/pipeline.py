@@ -128,7 +128,11 @@ def _compile_pieces(
         rows_by_stream[device] = rows
 
     frames = [f for pieces in by_stream.values() for f in pieces]
-    frames.sort(key=lambda f: (f.start_ms, f.device, f.rows[0].snap.row_id))
+    if len(by_stream) > 1:
+        # One stream's frames are in this order already: their first rows are in (time,
+        # row id) order, and a row's start is cut to the window only when no earlier
+        # row of the stream reaches into the window (each holds time to the next).
+        frames.sort(key=lambda f: (f.start_ms, f.device, f.rows[0].snap.row_id))
     everything = frames + [i for f in frames for i in f.interruptions]
 
     segs: dict[int, Any] = {}  # a stream's time segments, shared by both attribution passes

@@ -90,7 +90,7 @@ def place_stream(
     stream: Sequence[Snapshot], win_start: int, win_end: int, away: AwayClock, rules: Rules
 ) -> list[Row]:
     rows: list[Row] = []
-    append = rows.append
+    append, new = rows.append, object.__new__
     cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
     overlap = away.overlap if away.any else None
     # Rows come in time order: away spans that end before a row's start end before every
@@ -144,5 +144,10 @@ def place_stream(
                 site = site_of(url) if url else None
                 found = shown[(app, url)] = (site, keys.setdefault((app, site), (app, site)))
             (site, key), last_app, last_url = found, app, url
-        append(Row(s, site, start, end, credit, gap_after, key))
+        # Made without a call to Row.__init__ (a Python frame per row, the pass's
+        # largest cost): the same fields, stored directly.
+        r = new(Row)
+        r.snap, r.site, r.start_ms, r.end_ms = s, site, start, end
+        r.credit_ms, r.gap_after, r.key, r.owner = credit, gap_after, key, None
+        append(r)
     return rows

@@ -8,7 +8,11 @@ from operator import ne, sub
 
 
 def compact(ids: Iterable[int]) -> str:
-    text = compact_within(ids, None)
+    s = sorted(set(ids))
+    if s and s[-1] - s[0] == len(s) - 1:  # one run, the usual case: no further call
+        first, last = s[0], s[-1]
+        return str(first) if first == last else f"{first}-{last}"
+    text = compact_within(s, None)
     assert text is not None
     return text
 

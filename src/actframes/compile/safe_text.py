@@ -12,6 +12,7 @@ Values are looked at once per distinct value: a day repeats a few hundred of the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import cast
 
 from ..model import Capture, EventColumn, InputEvent, Snapshot
@@ -24,15 +25,21 @@ from ..text import (
     was_cut,
 )
 
+# Snapshot fields by index (Snapshot is a NamedTuple): app, title, url, device.
+_APP, _TITLE, _URL, _DEVICE = itemgetter(2), itemgetter(3), itemgetter(4), itemgetter(5)
+
 
 def safe_capture(cap: Capture) -> tuple[Capture, bool]:
     """``cap`` itself when every field is safe already (the common case), else a copy with
     every field made safe; and whether any value is repaired or cut (``text_notes`` then
     has something to say)."""
     snaps = cap.snapshots
-    apps, noted_names = _fixes({s.app for s in snaps} | {s.device for s in snaps}, MAX_NAME_CHARS)
-    titles, noted_titles = _fixes({s.title for s in snaps}, MAX_TITLE_CHARS)
-    urls, noted_urls = _fixes({s.url for s in snaps if s.url is not None}, MAX_URL_CHARS)
+    # Each field's distinct values gathered in C: a day has thousands of rows.
+    apps, noted_names = _fixes(set(map(_APP, snaps)) | set(map(_DEVICE, snaps)), MAX_NAME_CHARS)
+    titles, noted_titles = _fixes(set(map(_TITLE, snaps)), MAX_TITLE_CHARS)
+    url_values = set(map(_URL, snaps))
+    url_values.discard(None)
+    urls, noted_urls = _fixes(cast(set[str], url_values), MAX_URL_CHARS)
     noted = noted_names or noted_titles or noted_urls
     # Event columns and events one by one: their apps and devices, never grouped here.
     ev_values = {c.app for c in cap.event_columns} | {c.device for c in cap.event_columns}
