@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from actframes.compile import attribute as attr
 from actframes.compile.constants import Rules
 from actframes.compile.flicker import fold_flickers
-from actframes.compile.pieces import claim_rows
+from actframes.compile.pieces import Piece, claim_rows, held_runs
 from actframes.compile.place import AwayClock, place_stream, streams
 from actframes.compile.sessionize import sessionize
 from actframes.model import Capture, group_events
@@ -38,3 +38,16 @@ def test_segments_of_several_streams_agree_with_the_event_by_event_rule(c: Captu
         return got, sorted(un.event_ids), un.in_window
 
     assert run(True) == run(False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(captures())
+def test_runs_from_the_fold_give_the_segments_the_rows_owners_give(c: Capture) -> None:
+    for stream in streams(c.snapshots).values():
+        rows = place_stream(stream, WIN.start_ms, WIN.end_ms, AwayClock([]), Rules())
+        sessions = sessionize(rows)
+        sizes = [len(p.rows) for p in sessions]
+        owners: list[Piece] = []
+        pieces = fold_flickers(sessions, 20_000, owners)
+        claim_rows(pieces)
+        assert attr.segments(rows, held_runs(sizes, owners)) == attr.segments(rows)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..fast.records import Record
 from ..model import CLICK, COPY, KEY, PASTE, SCROLL, EventColumn, InputEvent
-from .pieces import Piece, Row
+from .pieces import Piece, Row, Runs
 
 INPUT_FIELDS: dict[str, str] = {
     KEY: "keys",
@@ -114,21 +114,25 @@ def attribute(
     win_start: int,
     win_end: int,
     seg_cache: dict[int, Any] | None = None,
+    runs_by_stream: dict[str, Runs] | None = None,
 ) -> Unattributed:
-    """``rows_by_stream``: each device's placed rows in order, claimed by their pieces.
-    ``seg_cache`` keeps a stream's segments between calls on the same rows."""
+    """``rows_by_stream``: each device's placed rows in order, each stream's pieces given
+    by ``runs_by_stream`` (``held_runs``) or, without it, by the rows' owners
+    (``claim_rows``). ``seg_cache`` keeps a stream's segments between calls on the same
+    rows."""
     cache = seg_cache if seg_cache is not None else {}
+    runs = runs_by_stream or {}
     if len(rows_by_stream) <= 1 and all(
         c.device is None or c.device in rows_by_stream for c in columns
     ):
-        only = next(iter(rows_by_stream.values()), [])
+        device, only = next(iter(rows_by_stream.items()), ("", []))
         one = cache.get(id(only))
         if one is None:
-            one = cache[id(only)] = _OneStream(segments(only))
+            one = cache[id(only)] = _OneStream(segments(only, runs.get(device)))
         return _attribute_columns(one.segments_for, columns, win_start, win_end)
     scopes = cache.get(id(rows_by_stream))
     if scopes is None:
-        scopes = cache[id(rows_by_stream)] = _Scopes(rows_by_stream)
+        scopes = cache[id(rows_by_stream)] = _Scopes(rows_by_stream, runs)
     return _attribute_columns(scopes.segments_for, columns, win_start, win_end)
 
 
@@ -139,9 +143,9 @@ class _Scopes:
     first qualifying piece in that order); only pieces of the column's app when it names
     one. Built once per (device, app) and kept."""
 
-    def __init__(self, rows_by_stream: dict[str, list[Row]]) -> None:
+    def __init__(self, rows_by_stream: dict[str, list[Row]], runs: dict[str, Runs]) -> None:
         self.order = sorted(rows_by_stream)
-        self.segs = {d: segments(rows) for d, rows in rows_by_stream.items()}
+        self.segs = {d: segments(rows, runs.get(d)) for d, rows in rows_by_stream.items()}
         self._made: dict[tuple[str | None, str | None], list[Seg]] = {}
 
     def segments_for(self, col: EventColumn) -> list[Seg]:
@@ -226,7 +230,7 @@ def _attribute_any(
     return un
 
 
-def segments(rows: Sequence[Row]) -> list[tuple[int, int, Piece]]:
+def segments(rows: Sequence[Row], runs: Runs | None = None) -> list[tuple[int, int, Piece]]:
     """One stream's time as disjoint half-open [lo, hi) segments, each held by one piece,
     in order — the same holding as ``_Holds.at``: inside a piece a row holds everything up
     to the next row; a row that holds no time still holds its own instant t, as
@@ -242,22 +246,29 @@ def segments(rows: Sequence[Row]) -> list[tuple[int, int, Piece]]:
     # Work per run of consecutive rows of one piece, not per row: inside a run each row
     # but the last holds [its start, the next row's start) (or nothing, when the next
     # row starts at the same instant), so together they hold [first start, last start).
-    # Runs end where the owner changes (by identity), found in C over the whole stream.
+    # Runs end where the owner changes (by identity): given, or found in C over the
+    # whole stream from the rows' owners.
     if not rows:
         return segs
-    owners = list(map(id, map(_OWNER, rows)))
-    ends = [*compress(count(1), map(ne, owners, islice(owners, 1, None))), len(rows)]
+    if runs is None:
+        owners = list(map(id, map(_OWNER, rows)))
+        ends = [*compress(count(1), map(ne, owners, islice(owners, 1, None))), len(rows)]
+        runs = []
+        for end in ends:
+            owner = rows[end - 1].owner
+            assert owner is not None
+            runs.append((end, owner))
+    assert runs[-1][0] == len(rows)
     begin = 0
-    for k, end in enumerate(ends):
+    n_runs = len(runs)
+    for k, (end, owner) in enumerate(runs):
         first, last = rows[begin], rows[end - 1]
         begin = end
-        owner = last.owner
-        assert owner is not None
         if last.start_ms > first.start_ms:
             add(first.start_ms, last.start_ms, owner)
         # The run's last row: the next row, if any, belongs to another piece.
         start = last.start_ms
-        nxt = rows[end].start_ms if k + 1 < len(ends) else None
+        nxt = rows[end].start_ms if k + 1 < n_runs else None
         if nxt == start:
             continue
         hi = last.end_ms

@@ -123,3 +123,22 @@ def claim_rows(pieces: list[Piece]) -> None:
         for i in f.interruptions:
             for r in i.rows:
                 r.owner = i
+
+
+# One stream's rows as runs of consecutive rows held by one piece: (end index, piece).
+Runs = list[tuple[int, Piece]]
+
+
+def held_runs(sizes: list[int], owners: list[Piece]) -> Runs:
+    """The runs of a stream cut into sessions of ``sizes`` rows, in order, whose rows
+    ``owners`` hold in the end (``fold_flickers``): what attribution needs, without
+    marking every row with its piece."""
+    runs: Runs = []
+    end = 0
+    for n, owner in zip(sizes, owners, strict=True):
+        end += n
+        if runs and runs[-1][1] is owner:  # (a fold never leaves two such runs side by side)
+            runs[-1] = (end, owner)
+        else:
+            runs.append((end, owner))
+    return runs

@@ -17,7 +17,7 @@ from .constants import UNATTRIBUTED_MAX_RUNS, Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
 from .ledger import build_ledger
-from .pieces import Piece, Row, claim_rows
+from .pieces import Piece, Row, Runs, held_runs
 from .place import AwayClock, merge_spans, place_stream, streams
 from .provenance import capture_digest, constants
 from .reuse import Reuse
@@ -77,8 +77,8 @@ def compile_pieces(
     dicts and lists — that stay alive until it returns, so a collection in the middle
     (one every 700 allocations) can free none of them, only walk them again and promote
     them, now and then into a full collection of the whole heap. What a compile drops
-    is freed by reference counting: it leaves no cycle (rows are unlinked from their
-    pieces once attribution is done)."""
+    is freed by reference counting: it leaves no cycle (a row does not point to its
+    piece: attribution is told which piece holds which rows by ``held_runs``)."""
     paused = gc.isenabled()  # a caller that turned the collector off keeps it off
     if paused:
         gc.disable()
@@ -107,6 +107,7 @@ def _compile_pieces(
 
     by_stream: dict[str, list[Piece]] = {}
     rows_by_stream: dict[str, list[Row]] = {}
+    runs_by_stream: dict[str, Runs] = {}  # which piece holds which rows, for attribution
     placed: list[Row] = []
     by_device = streams(cap.snapshots)
     context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))
@@ -122,10 +123,13 @@ def _compile_pieces(
         if not rows:
             continue
         placed.extend(rows)
-        pieces = fold_flickers(sessionize(rows), rules.flicker_ms)
-        claim_rows(pieces)
+        sessions = sessionize(rows)
+        sizes = [len(p.rows) for p in sessions]  # (before a fold adds rows to some)
+        owners: list[Piece] = []
+        pieces = fold_flickers(sessions, rules.flicker_ms, owners)
         by_stream[device] = pieces
         rows_by_stream[device] = rows
+        runs_by_stream[device] = held_runs(sizes, owners)
 
     frames = [f for pieces in by_stream.values() for f in pieces]
     if len(by_stream) > 1:
@@ -137,14 +141,11 @@ def _compile_pieces(
 
     segs: dict[int, Any] = {}  # a stream's time segments, shared by both attribution passes
     unattributed = attribute(
-        rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs
+        rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs, runs_by_stream
     )
-    reattributed = _reattribute(cap, by_device, rows_by_stream, unattributed, window, segs)
-    # Attribution is done with the rows' owners. Unlinked, a row and its piece are no
-    # cycle: what the compile drops is freed at once by reference counting, not left
-    # for the cycle collector to find and free while the caller goes on.
-    for r in placed:
-        r.owner = None
+    reattributed = _reattribute(
+        cap, by_device, rows_by_stream, unattributed, window, (segs, runs_by_stream)
+    )
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -195,7 +196,7 @@ def _reattribute(
     rows_by_stream: dict[str, list[Row]],
     un: Unattributed,
     window: Window,
-    segs: dict[int, Any],
+    held: tuple[dict[int, Any], dict[str, Runs]],
 ) -> Reattributed:
     """Stale-event re-attribution (compile/reattribute.py), applied to the events the time
     rule left unattributed — events it placed already agree with their stream. A moved
@@ -212,7 +213,10 @@ def _reattribute(
         report.merge(more)
     if moved:
         un.forget(moved)  # by id, kind and count, which a move keeps
-        again = attribute(rows_by_stream, group_events(moved), window.start_ms, window.end_ms, segs)
+        segs, runs = held  # the streams' segments (kept) and which piece holds which rows
+        again = attribute(
+            rows_by_stream, group_events(moved), window.start_ms, window.end_ms, segs, runs
+        )
         un.input = {
             k: un.input.get(k, 0) + again.input.get(k, 0) for k in set(un.input) | set(again.input)
         }
