@@ -12,14 +12,18 @@ def compact(ids: Iterable[int]) -> str:
     if s and s[-1] - s[0] == len(s) - 1:  # one run, the usual case: no further call
         first, last = s[0], s[-1]
         return str(first) if first == last else f"{first}-{last}"
-    text = compact_within(s, None)
+    text = _compact_sorted(s, None)
     assert text is not None
     return text
 
 
 def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
     """``compact(ids)``, or None when it would hold more than ``max_runs`` ranges."""
-    s = sorted(set(ids))
+    return _compact_sorted(sorted(set(ids)), max_runs)
+
+
+def _compact_sorted(s: list[int], max_runs: int | None) -> str | None:
+    """``compact_within`` of ids sorted and distinct already."""
     if not s:
         return ""
     if s[-1] - s[0] == len(s) - 1:  # one run, the usual case for a frame's rows
@@ -30,7 +34,8 @@ def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
     out: list[str] = []
     n, begin = len(s), 0
     while begin < n and len(out) < _SEARCHED_RUNS:
-        end = _run_end(s, begin)
+        # The rest one run (the last run of a few): its end is the list's, found at once.
+        end = n - 1 if s[-1] - s[begin] == n - 1 - begin else _run_end(s, begin)
         out.append(_run(s[begin], s[end]))
         begin = end + 1
     if begin < n:
