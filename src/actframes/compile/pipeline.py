@@ -103,7 +103,8 @@ def _compile_pieces(
     cap, text_noted = safe_capture(cap)
     away = AwayClock(cap.afk)
     snaps = cap.snapshots
-    interval = cap.interval or list(map(_DUR, snaps)).count(None) < len(snaps)
+    points = list(map(_DUR, snaps)).count(None) == len(snaps)  # no row has a duration
+    interval = cap.interval or not points
 
     by_stream: dict[str, list[Piece]] = {}
     rows_by_stream: dict[str, list[Row]] = {}
@@ -113,11 +114,11 @@ def _compile_pieces(
     context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))
     for device, stream in by_device.items():
         if reuse is None:
-            rows = place_stream(stream, window.start_ms, window.end_ms, away, rules)
+            rows = place_stream(stream, window.start_ms, window.end_ms, away, rules, points)
         else:  # today again: the rows of the settled prefix are the previous compile's
             place = partial(
                 place_stream, win_start=window.start_ms, win_end=window.end_ms, away=away,
-                rules=rules,
+                rules=rules, points=points,
             )  # fmt: skip
             rows = reuse.placed(device, stream, context, place)
         if not rows:

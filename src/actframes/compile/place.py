@@ -4,7 +4,7 @@ interval sources), both cut to the window and, for earned time, to not-away time
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import islice
 from operator import itemgetter, lt
@@ -86,28 +86,114 @@ class AwayClock:
         return total
 
 
+class _Keys:
+    """(site, context key) per (app, URL): a day repeats a few hundred of them, and each
+    context key is one shared tuple (sessionize compares keys by identity first)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[tuple[str, str | None], tuple[str, str | None]] = {}
+        self._of: dict[tuple[str, str | None], tuple[str | None, tuple[str, str | None]]] = {}
+
+    def of(self, app: str, url: str | None) -> tuple[str | None, tuple[str, str | None]]:
+        found = self._of.get((app, url))
+        if found is None:
+            site = site_of(url) if url else None
+            found = self._of[(app, url)] = (site, self._keys.setdefault((app, site), (app, site)))
+        return found
+
+
 def place_stream(
-    stream: Sequence[Snapshot], win_start: int, win_end: int, away: AwayClock, rules: Rules
+    stream: Sequence[Snapshot],
+    win_start: int,
+    win_end: int,
+    away: AwayClock,
+    rules: Rules,
+    points: bool = False,
 ) -> list[Row]:
+    """One stream's rows, in order. ``points``: no snapshot has a ``dur_ms`` (the caller
+    knows); the rows wholly inside the window then take a shorter path when there is no
+    away time — most rows of a day: from the first at or after the window's start to the
+    last whose next row starts by its end (a row holds time up to the next row at most)."""
+    ts = list(map(_TIME, stream))
+    nexts: list[int | None] = list(ts)
+    del nexts[0]
+    nexts.append(None)
     rows: list[Row] = []
-    append, new = rows.append, object.__new__
+    keys = _Keys()
+    n = lo = hi = len(stream)
+    if points and not away.any and rules.dwell_cap_ms >= 0:
+        lo = bisect_left(ts, win_start)
+        hi = max(lo, min(bisect_left(ts, win_end), bisect_right(ts, win_end) - 1))
+    _place_any(rows, stream, nexts, 0, lo, win_start, win_end, away, rules, keys)
+    _place_inside(rows, stream, nexts, lo, hi, rules, keys)
+    _place_any(rows, stream, nexts, hi, n, win_start, win_end, away, rules, keys)
+    return rows
+
+
+def _place_inside(
+    rows: list[Row],
+    stream: Sequence[Snapshot],
+    nexts: list[int | None],
+    lo: int,
+    hi: int,
+    rules: Rules,
+    keys: _Keys,
+) -> None:
+    """``_place_any`` for point rows [lo, hi) that lie wholly inside the window, with no
+    away time: each holds the time to the next row, capped, or none before a session
+    gap, and earns all it holds."""
+    append, new, keys_of = rows.append, object.__new__, keys.of
+    cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
+    last_app: object = keys  # no app or URL is this object: the first row looks up
+    last_url: object = keys
+    site: str | None = None
+    key: tuple[str, str | None] = ("", None)
+    for s, nxt in zip(islice(stream, lo, hi), islice(nexts, lo, hi), strict=True):
+        ts = s[1]
+        gap = nxt - ts  # type: ignore[operator]  # (every row here has a next row)
+        if gap > gap_ms:
+            gap_after, end = True, ts
+        else:
+            gap_after, end = False, ts + (gap if gap < cap_ms else cap_ms)
+        app, url = s[2], s[4]
+        if app is not last_app or url is not last_url:
+            (site, key), last_app, last_url = keys_of(app, url), app, url
+        r = new(Row)  # (as in _place_any)
+        r.snap, r.site, r.start_ms, r.end_ms = s, site, ts, end
+        r.credit_ms, r.gap_after, r.key, r.owner = end - ts, gap_after, key, None
+        append(r)
+
+
+def _place_any(
+    rows: list[Row],
+    stream: Sequence[Snapshot],
+    nexts: list[int | None],
+    lo: int,
+    hi: int,
+    win_start: int,
+    win_end: int,
+    away: AwayClock,
+    rules: Rules,
+    keys: _Keys,
+) -> None:
+    """Rows [lo, hi) of the stream, each with the time it holds and earns, appended to
+    ``rows`` (rows wholly outside the window are left out)."""
+    if lo >= hi:
+        return
+    append, new, keys_of = rows.append, object.__new__, keys.of
     cap_ms, gap_ms = rules.dwell_cap_ms, rules.session_gap_ms
     overlap = away.overlap if away.any else None
     # Rows come in time order: away spans that end before a row's start end before every
     # later row's too, so one index walks them, and a row that meets none costs no search.
     away_ends, away_starts = away._ends, away._starts
     n_away, k_away = len(away_ends), 0
-    keys: dict[tuple[str, str | None], tuple[str, str | None]] = {}
-    # (site, context key) per (app, URL): a day repeats a few hundred of them, and
-    # heartbeats repeat the row before (the same string objects, from the reader).
-    shown: dict[tuple[str, str | None], tuple[str | None, tuple[str, str | None]]] = {}
-    last_app: object = shown  # no app or URL is this object: the first row looks up
-    last_url: object = shown
+    # Heartbeats repeat the row before (the same string objects, from the reader): their
+    # app and URL are looked up once.
+    last_app: object = keys  # no app or URL is this object: the first row looks up
+    last_url: object = keys
     site: str | None = None
     key: tuple[str, str | None] = ("", None)
-    nexts: list[int | None] = list(map(_TIME, islice(stream, 1, None)))
-    nexts.append(None)
-    for s, nxt in zip(stream, nexts, strict=True):
+    for s, nxt in zip(islice(stream, lo, hi), islice(nexts, lo, hi), strict=True):
         ts, dur = s[1], s[6]  # ts_ms, dur_ms (by index: named access costs per row)
         if dur is None:
             # Point source: the row holds the time to the next row, capped (dwell).
@@ -139,15 +225,10 @@ def place_stream(
                 credit = end - start - overlap(start, end)
         app, url = s[2], s[4]
         if app is not last_app or url is not last_url:
-            found = shown.get((app, url))
-            if found is None:
-                site = site_of(url) if url else None
-                found = shown[(app, url)] = (site, keys.setdefault((app, site), (app, site)))
-            (site, key), last_app, last_url = found, app, url
+            (site, key), last_app, last_url = keys_of(app, url), app, url
         # Made without a call to Row.__init__ (a Python frame per row, the pass's
         # largest cost): the same fields, stored directly.
         r = new(Row)
         r.snap, r.site, r.start_ms, r.end_ms = s, site, start, end
         r.credit_ms, r.gap_after, r.key, r.owner = credit, gap_after, key, None
         append(r)
-    return rows
