@@ -103,12 +103,25 @@ def _fixes(values: set[str], limit: int) -> tuple[dict[str, str], bool]:
     ``text_notes`` reports (holding U+FFFD, or cut)."""
     out = {}
     noted = False
+    seen = _SEEN
+    if len(seen) > SEEN_MAX:
+        seen.clear()
     for v in values:
-        safe = safe_field(v, limit)
+        got = seen.get((v, limit))
+        if got is None:
+            safe = safe_field(v, limit)
+            got = seen[(v, limit)] = (safe, REPLACEMENT in safe or was_cut(safe, limit))
+        safe, note = got
         if safe != v:
             out[v] = safe
-        noted = noted or REPLACEMENT in safe or was_cut(safe, limit)
+        noted = noted or note
     return out, noted
+
+
+# Each value's safe form, kept between compiles (a day's apps, titles and URLs come round
+# again at every compile of a resident server): (value, bound) -> (safe value, noted).
+SEEN_MAX = 20_000
+_SEEN: dict[tuple[str, int], tuple[str, bool]] = {}
 
 
 def _safe_snapshot(
