@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from actframes.compile.clock import Clock
 from actframes.compile.pipeline import compile_pieces
 from actframes.emit.json_out import to_json
 from actframes.model import Capture, Snapshot
@@ -69,3 +70,19 @@ def test_one_streams_frames_are_in_start_then_row_order(c: Capture) -> None:
     _, frames = compile_pieces(Capture(c.kind, one_device, list(c.events), list(c.afk), []), WIN)
     keys = [(f.start_ms, f.device, f.rows[0].snap.row_id) for f in frames]
     assert keys == sorted(keys)
+
+
+@settings(max_examples=300, deadline=None)
+@given(captures(), st.data())
+def test_coverage_runs_from_the_earliest_row_start_to_the_latest_row_end(
+    c: Capture, data: st.DataObject
+) -> None:
+    if data.draw(st.booleans()):  # an interval source: rows with observed spans
+        durs = st.sampled_from([0, 4_000, 60_000, 700_000])
+        snaps = [s._replace(dur_ms=data.draw(durs)) for s in c.snapshots]
+        c = Capture(c.kind, snaps, list(c.events), list(c.afk), [], interval=True)
+    doc, frames = compile_pieces(c, WIN)
+    rows = [r for f in frames for p in [f, *f.interruptions] for r in p.rows]
+    cov, iso = doc["coverage"], Clock(WIN.tz).iso
+    assert cov["first"] == (iso(min(r.start_ms for r in rows)) if rows else None)
+    assert cov["last"] == (iso(max(r.end_ms for r in rows)) if rows else None)

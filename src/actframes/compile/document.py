@@ -16,12 +16,13 @@ from ..model import Capture, Span
 from ..window import Window
 from .attribute import Unattributed
 from .clock import Clock as Clock  # (re-exported: the emitters and views use it)
-from .constants import BY_QUERY, GAP_LIST_MIN_MS, MAX_FRAME_TITLES
+from .constants import BY_QUERY, GAP_LIST_MIN_MS
 from .disclosures import NO_INPUT_SPOT as NO_INPUT_SPOT  # (re-exported: emitters use it)
 from .disclosures import blind_spots, rejected_list
 from .labels import Shown, label, merge
 from .ledger import LedgerEntry, host_ledgers, round_half_up_s
-from .page_refs import PAGE, clean_title, row_ref
+from .page_refs import PAGE
+from .piece_views import PieceViews, Ref, Views, titles, views
 from .pieces import Piece, Row
 from .ranges import compact, compact_within
 from .reuse import Reuse, piece_key, rows_key
@@ -30,8 +31,8 @@ SCHEMA_VERSION = 1
 # Fields of every row, read in C (a day has tens of thousands of rows).
 _START, _END = attrgetter("start_ms"), attrgetter("end_ms")
 _PIECE_START = attrgetter("start_ms")  # Piece.start_ms
-# Row.snap; Snapshot.row_id and title (by index: a dotted attrgetter looks up twice)
-_SNAP, _ID, _TITLE = attrgetter("snap"), itemgetter(0), itemgetter(3)
+# Row.snap; Snapshot.row_id (by index: a dotted attrgetter looks up twice)
+_SNAP, _ID = attrgetter("snap"), itemgetter(0)
 
 Doc = doc_types.Document  # the name the rest of the package imports (types in ``doc_types``)
 
@@ -88,85 +89,6 @@ def site_key(site: str | None) -> SiteKey:
 
 def _label_key(name: str | None) -> _LabelKey:
     return {} if name is None else {"label": name}
-
-
-def titles(rows: Sequence[Row]) -> list[str]:
-    """Distinct titles, first seen first, with the browser's own suffix taken off. A
-    piece's rows share its app (the key), so its distinct raw titles, gathered in C in
-    the order first seen, are each cleaned once."""
-    app = rows[0].snap[2]
-    seen: dict[str, None] = {}
-    for title in dict.fromkeys(map(_TITLE, map(_SNAP, rows))):
-        t = clean_title(app, title)
-        if t and t not in seen:
-            seen[t] = None
-            if len(seen) >= MAX_FRAME_TITLES:
-                break
-    return list(seen)
-
-
-Ref = tuple[str, str]  # (kind, entity)
-Views = dict[Ref, list[int]]  # reference -> [views, first view ms]
-
-
-class PieceViews(FrozenRecord):
-    """One piece's references: views per reference, and the titles shown with each
-    reference that came from a URL (for its label)."""
-
-    __slots__ = _fields = ("views", "shown")
-
-    views: Views
-    shown: dict[Ref, Shown]
-
-    def __init__(self, views: Views, shown: dict[Ref, Shown]) -> None:
-        object.__setattr__(self, "views", views)
-        object.__setattr__(self, "shown", shown)
-
-
-def views(rows: Sequence[Row]) -> PieceViews:
-    """Views per reference: a view is a run of consecutive rows that show one reference
-    (the URL's page, else the entity the window title names). Rows that name nothing
-    neither start nor end a view, so A, B, A counts A twice and B once."""
-    seen: Views = {}
-    shown: dict[Ref, Shown] = {}
-    prev: Ref | None = None
-    titles_of: Shown | None = None  # the current row's reference's titles, for a URL
-    app = rows[0].snap[2] if rows else ""  # a piece's rows share its app (the key)
-    key = ("", "")  # (app, title) of the current row
-    held = 0  # time the key has shown the URL's reference, not yet added
-    last_title: object = seen  # no title or URL is this object: the first row is new
-    last_url: object = seen
-    for r in rows:
-        s = r.snap
-        title, url = s[3], s[4]
-        if title is last_title and url is last_url:
-            # A heartbeat repeats the row before (the same strings, from the reader):
-            # the same reference, so the same view; only its time adds up.
-            if titles_of is not None:
-                held += r.end_ms - r.start_ms
-            continue
-        if titles_of is not None:
-            titles_of[key] = titles_of.get(key, 0) + held
-            held = 0
-        last_title, last_url = title, url
-        ref = row_ref(app, title, url)
-        if ref is None:
-            titles_of = None
-            continue
-        titles_of = shown.setdefault(ref, {}) if url else None
-        key = (app, title)
-        if titles_of is not None:
-            held = r.end_ms - r.start_ms
-        if ref is not prev and ref != prev:
-            got = seen.get(ref)
-            if got is None:
-                seen[ref] = [1, r.start_ms]
-            else:
-                got[0] += 1
-        prev = ref
-    if titles_of is not None:
-        titles_of[key] = titles_of.get(key, 0) + held
-    return PieceViews(seen, shown)
 
 
 def pages(pv: PieceViews) -> list[doc_types.PageRef]:
@@ -336,7 +258,9 @@ def assemble(
     evidence_max_runs: int | None = None,
     text_notes: Sequence[str] = (),
     reuse: Reuse | None = None,
+    span: tuple[int, int] | None = None,
 ) -> Doc:
+    """``span``: the rows' earliest start and latest end, when the caller knows them."""
     clock = Clock.shared(window.tz)
     if reuse is None:
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
@@ -353,8 +277,11 @@ def assemble(
         if window.day is None
         else {"day": window.day, "start": start, "end": end, "tz": window.tz}
     )
-    first = min(map(_START, rows), default=None)
-    last = max(map(_END, rows), default=None)
+    if span is None:
+        first = min(map(_START, rows), default=None)
+        last = max(map(_END, rows), default=None)
+    else:
+        first, last = span
     # Past UNATTRIBUTED_MAX_RUNS ranges the ids are found by query instead (SPEC.md §3):
     # a day of stale input would otherwise carry a string of hundreds of kilobytes.
     listed = compact_within(unattributed.event_ids, evidence_max_runs)

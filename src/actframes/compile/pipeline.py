@@ -187,8 +187,19 @@ def _compile_pieces(
         compiled=compiled_obj(opts),
         evidence_max_runs=evidence_max_runs,
         reuse=reuse,
+        span=_span(rows_by_stream),
     )
     return doc, frames
+
+
+def _span(rows_by_stream: dict[str, list[Row]]) -> tuple[int, int] | None:
+    """The earliest start and the latest end of any row. A stream's rows start in order
+    and end in order (a row holds time up to the next row's start at most), so each
+    stream's first and last row hold them."""
+    if not rows_by_stream:
+        return None
+    streams = rows_by_stream.values()
+    return min(r[0].start_ms for r in streams), max(r[-1].end_ms for r in streams)
 
 
 def _reattribute(
