@@ -26,11 +26,12 @@ thread (a server's worker pool) asks.
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .cache import DocCache, compile_window_cached
 from .compile.document import Doc
@@ -42,6 +43,7 @@ from .sources.watch import StoreWatch
 from .tail import Tail, after_full_read, read_spliced
 from .window import Window
 
+_T = TypeVar("_T")
 MAX_ENTRIES = 40  # whole days kept (other windows move with the clock: never kept)
 
 
@@ -79,7 +81,7 @@ class ResidentCache:
     def document(self, window: Window, options: Options | None = None) -> Doc:
         """The window's document, from memory when the store has not changed for it."""
         opts = options or Options()
-        return self._worker.submit(lambda: self._entry(window, opts).doc).result()
+        return self._run(lambda: self._entry(window, opts).doc)
 
     def render(
         self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
@@ -94,7 +96,7 @@ class ResidentCache:
                 entry.renders[how] = make(entry.doc)
             return entry.renders[how]
 
-        return self._worker.submit(run).result()
+        return self._run(run)
 
     def store_token(self) -> Hashable:
         """The store's change token now (``sources/watch.py``): equal tokens, unchanged store."""
@@ -112,6 +114,27 @@ class ResidentCache:
         self._worker.shutdown()
 
     # ------------------------------------------------------------------ internals
+
+    def _run(self, job: Callable[[], _T]) -> _T:
+        """``job()`` in the worker thread, the cyclic garbage collector paused meanwhile
+        (and left as it was found), as ``compile_pieces`` does for the same reason: a call
+        makes thousands of container objects (the tail's rows, the document, its
+        renderings) that outlive it, so a collection in the middle frees none of them, only
+        walks them and promotes them, and now and then into a full collection of the
+        whole heap (tens of ms in a server). What a call drops is acyclic: reference
+        counting frees it."""
+
+        def paused() -> _T:
+            was = gc.isenabled()
+            if was:
+                gc.disable()
+            try:
+                return job()
+            finally:
+                if was:
+                    gc.enable()
+
+        return self._worker.submit(paused).result()
 
     def _entry(
         self,
@@ -144,7 +167,7 @@ class ResidentCache:
                 cap, settle = got
                 # The digest is the compiler's first step anyway: the same rows (a
                 # store that grew only beside the window) need no compile.
-                digest = capture_digest(cap)
+                digest = capture_digest(cap, memo=entry.tail.reuse.digest)
                 same = entry.doc["source"]["digest"] == digest
                 doc = None
                 renders: dict[Hashable, Any] = {}
@@ -177,7 +200,7 @@ class ResidentCache:
         kept = after_full_read(
             source, window, cap, lambda: self.watch.token(source) == token, reuse
         )
-        digest = capture_digest(cap)
+        digest = capture_digest(cap, memo=reuse.digest)
         if entry is not None and entry.doc["source"]["digest"] == digest:
             entry.token, entry.fingerprint, entry.tail = token, fingerprint, kept
             self._entries.move_to_end(key)

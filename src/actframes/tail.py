@@ -14,6 +14,7 @@ window. SPEC.md, "Incremental today", states the rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from operator import itemgetter
 
 from .compile.reuse import Reuse
 from .fast.records import Record
@@ -28,6 +29,7 @@ CUT_SLACK_MS = 60_000
 # The cut moves on only once it trails by this much: most calls then take one mark, not
 # two, and the tail read grows by at most this many seconds of rows.
 CUT_STEP_MS = 60_000
+_TS = itemgetter(1)  # Snapshot.ts_ms
 
 
 class Tail(Record):
@@ -60,7 +62,8 @@ def _mark(source: Source, window: Window, cut_ms: int) -> Hashable:
 def cut_of(cap: Capture, window: Window) -> int | None:
     """The cut for a capture of ``window``: ``CUT_SLACK_MS`` before its last snapshot in
     the window, down to a whole second; None without one."""
-    last = max((s.ts_ms for s in cap.snapshots if s.ts_ms < window.end_ms), default=None)
+    # (In C: a generator over a day's rows costs ~0.5 ms at every call of today.)
+    last = max(filter(window.end_ms.__gt__, map(_TS, cap.snapshots)), default=None)
     # A whole second: a screenpipe-style read from it then places most rows by their
     # text, where a read from any other instant parses every row of the day before it.
     return None if last is None else (last - CUT_SLACK_MS) // 1000 * 1000

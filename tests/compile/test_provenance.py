@@ -4,11 +4,14 @@ reference built here straight from that description, field by field, must agree.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.compile.provenance import CANONICAL_VERSION, capture_digest
+from actframes.compile import provenance
+from actframes.compile.provenance import CANONICAL_VERSION, DigestMemo, capture_digest
 from actframes.model import Capture, InputEvent, Snapshot, Span
 
 _ints = st.integers(min_value=-(2**40), max_value=2**45)
@@ -40,12 +43,12 @@ _events = st.lists(
 )
 
 
-def _reference(cap: Capture) -> str:
+def _reference(cap: Capture, chunk_rows: int = 4096) -> str:
     parts = [CANONICAL_VERSION]
     snaps = sorted(cap.snapshots, key=lambda s: (s.device, s.ts_ms, s.row_id))
     parts.append(str(len(snaps)))
-    for i in range(0, len(snaps), 4096):
-        chunk = snaps[i : i + 4096]
+    for i in range(0, len(snaps), chunk_rows):
+        chunk = snaps[i : i + chunk_rows]
         for field in ("row_id", "ts_ms", "dur_ms", "device", "app", "title", "url"):
             values = [getattr(s, field) for s in chunk]
             parts.append("\x1f".join("" if v is None else str(v) for v in values))
@@ -86,3 +89,76 @@ def test_digest_of_repeated_and_lone_surrogate_titles(titles: list[str]) -> None
     snaps = [Snapshot(i, 1_000 + i, "A", t) for i, t in enumerate(titles)]
     cap = Capture("screenpipe", snaps, [], [])
     assert capture_digest(cap) == _reference(cap)
+
+
+# A growing window digested again and again with one memo (``DigestMemo``): each step
+# changes the previous capture's rows as a tail read, an edit or a re-read would.
+_growth = st.lists(
+    st.tuples(
+        st.sampled_from(["append", "append_early", "retail", "edit", "copy", "device"]),
+        st.integers(0, 40),
+        st.integers(0, 10**6),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _grow(snaps: list[Snapshot], op: str, n: int, seed: int) -> list[Snapshot]:
+    last = max((s.ts_ms for s in snaps), default=0)
+    fresh = [
+        Snapshot(seed + i, last + 1 + i * (seed % 3), "A", ["x", "é", "y"][(seed + i) % 3])
+        for i in range(n)
+    ]
+    if op == "append":  # the kept rows (the very objects) and rows after them
+        return snaps + fresh
+    if op == "append_early":  # rows stamped before the newest: out of order
+        return snaps + [s._replace(ts_ms=s.ts_ms - 50 - seed % 7) for s in fresh]
+    if op == "retail":  # the last rows read again: equal, changed or gone
+        k = max(len(snaps) - n, 0)
+        return snaps[:k] + [s._replace(title=s.title + str(seed % 2)) for s in snaps[k:]]
+    if op == "edit" and snaps:  # a row before the tail changed
+        i = seed % len(snaps)
+        return [*snaps[:i], snaps[i]._replace(app="B"), *snaps[i + 1 :]]
+    if op == "copy":  # the whole window read again: equal rows, other objects
+        return [Snapshot(*s) for s in snaps]
+    if op == "device":  # another device's rows, interleaved by time
+        return snaps + [s._replace(device="b", row_id=s.row_id + 10**7) for s in fresh]
+    return snaps
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 30), _growth)
+def test_a_digest_memo_gives_the_bytes_of_a_fresh_digest(
+    start: int, ops: list[tuple[str, int, int]]
+) -> None:
+    # Tiny blocks and chunks, so a few dozen rows cross many of each (the memo's rule
+    # depends only on their sizes; the reference digests with the same chunk size).
+    memo = DigestMemo()
+    snaps = _grow([], "append", start, 1)
+    with _chunks(chunk=8, block=2):
+        for op, n, seed in [("append", 0, 0), *ops]:
+            snaps = _grow(snaps, op, n, seed)
+            cap = Capture("screenpipe", snaps, [], [])
+            assert capture_digest(cap, memo=memo) == _reference(cap, chunk_rows=8)
+            assert capture_digest(cap, memo=memo) == capture_digest(cap)
+
+
+def test_a_digest_memo_over_more_than_a_chunk_of_rows() -> None:
+    # The real sizes: a day past 4096 rows grows by a few rows, then has a row edited.
+    memo = DigestMemo()
+    snaps = _grow([], "append", 4_000, 5)
+    for op, n in [("append", 90), ("append", 30), ("retail", 5), ("edit", 0), ("append", 1)]:
+        snaps = _grow(snaps, op, n, len(snaps))
+        cap = Capture("screenpipe", snaps, [], [])
+        assert capture_digest(cap, memo=memo) == _reference(cap)
+
+
+@contextmanager
+def _chunks(chunk: int, block: int) -> Iterator[None]:
+    saved = provenance._CHUNK, provenance._BLOCK
+    provenance._CHUNK, provenance._BLOCK = chunk, block
+    try:
+        yield
+    finally:
+        provenance._CHUNK, provenance._BLOCK = saved

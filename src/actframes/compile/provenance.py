@@ -21,6 +21,8 @@ Whole fields are joined at once (C speed): a day can hold tens of thousands of r
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from itertools import pairwise
 from operator import itemgetter
 
 from ..doc_types import CompiledConstants
@@ -31,6 +33,7 @@ from .place import merge_spans
 CANONICAL_VERSION = "actframes-capture-v1"
 _DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _CHUNK = 4096
+_BLOCK = 256  # rows of a memo's block (``DigestMemo``); divides _CHUNK
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
 _INT_US = "%d" + _US
 _US_BYTES = _US.encode()
@@ -44,8 +47,12 @@ _OPENSSL_FROM = 5_000
 _digested = [0]
 
 
-def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
-    """``ordered``: the snapshots already sorted by (device, time, row id), if at hand."""
+def capture_digest(
+    cap: Capture, ordered: list[Snapshot] | None = None, memo: DigestMemo | None = None
+) -> str:
+    """``ordered``: the snapshots already sorted by (device, time, row id), if at hand.
+    ``memo``: the encoded rows of the previous digest of the same growing window, used
+    again for the rows this capture shares with it (and updated)."""
     from ..fast.fasthash import openssl_sha256, sha256
 
     # A long-lived process (the MCP server) has OpenSSL loaded already: no cost to use it.
@@ -54,35 +61,29 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     )
     _digested[0] = 1
     h = sha256() if small else openssl_sha256()()
+    rs = _RS.encode()
 
     def part(text: str) -> None:
         h.update(text.encode("utf-8", "surrogatepass"))
-        h.update(_RS.encode())
-
-    def part_of(values: tuple[str, ...]) -> None:
-        """``part(_US.join(values))`` — the same bytes, as UTF-8 joins like the text — with
-        each distinct value encoded once: a day repeats a few dozen titles, and encoding
-        non-ASCII text costs per character, tens of thousands of times over."""
-        encoded = {v: v.encode("utf-8", "surrogatepass") for v in set(values)}
-        h.update(_US_BYTES.join(map(encoded.__getitem__, values)))
-        h.update(_RS.encode())
+        h.update(rs)
 
     part(CANONICAL_VERSION)
-    snaps = sorted(cap.snapshots, key=_DEVICE_TIME_ID) if ordered is None else ordered
+    if memo is not None:
+        snaps, blocks = memo.rows(cap.snapshots, ordered)
+    else:
+        snaps = sorted(cap.snapshots, key=_DEVICE_TIME_ID) if ordered is None else ordered
+        blocks = None
     part(str(len(snaps)))
     # In slices of rows, so a 100k-row day never holds whole columns as strings.
     for i in range(0, len(snaps), _CHUNK):
-        ids, ts, apps, titles, urls, devices, durs = zip(*snaps[i : i + _CHUNK], strict=True)
-        part(_joined_ints(ids))
-        part(_joined_ints(ts))
-        if durs.count(None) == len(durs):  # point sources: no durations at all
-            part(_US * (len(durs) - 1))
-        else:
-            part(_US.join(["" if d is None else str(d) for d in durs]))
-        part(_US.join(devices))
-        part(_US.join(apps))
-        part_of(titles)
-        part(_US.join([u or "" for u in urls]))
+        chunk = (
+            [_encoded(snaps[i : i + _CHUNK])]
+            if blocks is None
+            else blocks[i // _BLOCK : (i + _CHUNK) // _BLOCK]
+        )
+        for field in zip(*chunk, strict=True):  # a field's bytes, block after block
+            h.update(_US_BYTES.join(field))
+            h.update(rs)
     columns = sorted(cap.all_columns(), key=lambda c: repr((c.kind, c.app, c.device)))
     part(str(len(columns)))
     for col in columns:
@@ -99,6 +100,81 @@ def capture_digest(cap: Capture, ordered: list[Snapshot] | None = None) -> str:
     if cap.notes:  # what the reader disclosed shows in the document (blind spots)
         part(_GS.join(sorted(set(cap.notes))))
     return h.hexdigest()
+
+
+def _encoded(rows: Sequence[Snapshot]) -> tuple[bytes, ...]:
+    """The seven fields of some rows (row id, time, duration, device, app, title, url),
+    each its values joined by U+001F, None as "", in UTF-8."""
+    ids, ts, apps, titles, urls, devices, durs = zip(*rows, strict=True)
+    if durs.count(None) == len(durs):  # point sources: no durations at all
+        dur_text = _US * (len(durs) - 1)
+    else:
+        dur_text = _US.join(["" if d is None else str(d) for d in durs])
+    # Each distinct title encoded once: a day repeats a few dozen titles, and encoding
+    # non-ASCII text costs per character, tens of thousands of times over.
+    encoded = {v: v.encode("utf-8", "surrogatepass") for v in set(titles)}
+    return (
+        _joined_ints(ids).encode(),
+        _joined_ints(ts).encode(),
+        dur_text.encode(),
+        _US.join(devices).encode("utf-8", "surrogatepass"),
+        _US.join(apps).encode("utf-8", "surrogatepass"),
+        _US_BYTES.join(map(encoded.__getitem__, titles)),
+        _US.join([u or "" for u in urls]).encode("utf-8", "surrogatepass"),
+    )
+
+
+class DigestMemo:
+    """The previous digest's rows of a growing window, encoded in blocks of ``_BLOCK``
+    rows (the joined bytes of a field are its blocks' bytes joined by U+001F, so a block
+    of rows equal to the previous digest's is used again). When a resident cache reads
+    only the tail of today, the rows before the cut are the previous capture's; only the
+    last block or two are encoded again, and the rows are sorted only when their tail is
+    not in order already."""
+
+    __slots__ = ("_blocks", "_in_order", "_ordered", "_read")
+
+    def __init__(self) -> None:
+        self._read: list[Snapshot] = []  # the previous capture's rows, as read
+        self._in_order = False  # ... and they were in the digest's order
+        self._ordered: list[Snapshot] = []  # the previous digest's rows, in its order
+        self._blocks: list[tuple[bytes, ...]] = []
+
+    def rows(
+        self, read: list[Snapshot], ordered: list[Snapshot] | None
+    ) -> tuple[list[Snapshot], list[tuple[bytes, ...]]]:
+        """The rows in the digest's order and their encoded blocks (and kept for the
+        next digest)."""
+        if ordered is None:
+            m = _shared(self._read, read)
+            if self._in_order and len(read) - m <= _BLOCK and _in_order(read, max(m - 1, 0)):
+                ordered = read
+            else:
+                ordered = sorted(read, key=_DEVICE_TIME_ID)
+        kept = _shared(self._ordered, ordered) // _BLOCK
+        blocks = self._blocks[:kept] + [
+            _encoded(ordered[i : i + _BLOCK]) for i in range(kept * _BLOCK, len(ordered), _BLOCK)
+        ]
+        self._read, self._in_order = list(read), ordered == read
+        self._ordered, self._blocks = list(ordered), blocks
+        return ordered, blocks
+
+
+def _shared(before: list[Snapshot], now: list[Snapshot]) -> int:
+    """The length of the longest common prefix of two row lists, found where the later
+    list only grew or changed at its end (its earlier rows the very same objects);
+    less (down to 0) otherwise, which only means fewer rows are used again."""
+    m = min(len(before), len(now))
+    stop = max(m - _BLOCK, 0)  # look back one block at most: the tail read is short
+    while m > stop and before[m - 1] is not now[m - 1]:
+        m -= 1
+    return m if m > 0 and before[:m] == now[:m] else 0
+
+
+def _in_order(rows: list[Snapshot], start: int) -> bool:
+    """Whether ``rows[start:]`` are in the digest's order."""
+    keys = list(map(_DEVICE_TIME_ID, rows[start:]))
+    return all(a <= b for a, b in pairwise(keys))
 
 
 def _joined_ints(values: tuple[int, ...]) -> str:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from ..model import Snapshot
 from .pieces import Piece, Row
+from .provenance import DigestMemo
 
 _ROW_ID = attrgetter("snap.row_id")
 _ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
@@ -34,6 +35,7 @@ class Reuse:
         self._streams: dict[str, tuple[Hashable, Sequence[Snapshot], list[Row]]] = {}
         self.hits = 0
         self.rows_reused = 0
+        self.digest = DigestMemo()  # the capture digest's encoded rows (``provenance.py``)
 
     def placed(
         self,
