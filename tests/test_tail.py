@@ -11,10 +11,14 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from actframes.api import compile_window
+from actframes.emit.context import to_context
 from actframes.emit.json_out import to_json
+from actframes.emit.kept_lines import KeptLines
 from actframes.model import Capture, EventColumn, Snapshot
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, simulate_day, write_native
+from actframes.sources import open_source
 from actframes.sources.splice import splice
 
 from .tail_days import DAY, LATE_MS, TZ, WINDOW, first_rows
@@ -147,13 +151,28 @@ def test_a_simulated_day_grows_to_the_bytes_of_a_fresh_compile(
         path = write_native(Path(tmp) / "store.db", simulate_day(DAY, TZ, seed=seed, rows=400))
         cache = ResidentCache(path)
         rec = _Recorder(path)
+        kept = KeptLines()  # frame lines kept from one context block to the next
         try:
-            for what, secs, app in [("snapshot", 1, 0), *ops]:
+            for i, (what, secs, app) in enumerate([("snapshot", 1, 0), *ops]):
                 rec.do(what, secs % 40 if what in APPENDS else secs, app)
                 assert to_json(cache.document(WINDOW)) == _fresh(path)
+                budget = (400, 1500)[i % 2]  # most frames left out, or few
+                block = cache.render(
+                    WINDOW, None, budget, lambda d, b=budget: to_context(d, b, kept=kept)
+                )
+                assert block == _fresh_block(path, budget)
+            assert kept.hits > 0 or not cache.stats["tail"]  # a tail's frames: the same lines
         finally:
             rec.conn.close()
             cache.close()
+
+
+def _fresh_block(path: Path, budget: int) -> str:
+    src = open_source(path)
+    try:
+        return to_context(compile_window(src, WINDOW), budget)
+    finally:
+        src.close()
 
 
 def _snap(rid: int, ts: int) -> Snapshot:

@@ -16,10 +16,12 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
 from .durations import fmt_dur
+from .kept_lines import KeptLines
 from .token_count import ENCODING, count_tokens, fits
 from .usable import usability_line
 
@@ -78,13 +80,18 @@ def to_context(
     doc: Document,
     budget: int = DEFAULT_BUDGET,
     fits_budget: Callable[[str, int], bool] = fits,
+    kept: KeptLines | None = None,
 ) -> str:
     """Render ``doc`` as a context block of at most ``budget`` o200k tokens where the
-    fixed part allows; which frames are left out is decided by rank, deterministically."""
+    fixed part allows; which frames are left out is decided by rank, deterministically.
+    ``kept``: the frame lines of the previous rendering, used again for the same frames."""
     clock = _Clock(doc["window"])
     head = _fixed_lines(doc, clock) + _viewed_lines(doc, clock, VIEWED_LINES)
     frames: list[Frame] = doc["frames"]
-    lines = [_frame_line(f, clock) for f in frames]
+    if kept is None:
+        lines = [_frame_line(f, clock) for f in frames]
+    else:
+        lines = kept.lines(frames, (clock.day, clock.dated), partial(_frame_line, clock=clock))
     # Rank: more active time first, then earlier, then id. Shown lines keep time order.
     rank = sorted(range(len(frames)), key=lambda i: (-frames[i]["active_s"], i))
 

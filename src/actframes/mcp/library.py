@@ -19,6 +19,7 @@ from ..api import open_store
 from ..compile.pipeline import Options
 from ..doc_types import CommsView, Document
 from ..emit.context import to_context
+from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
 from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
 
@@ -33,6 +34,7 @@ class Service:
     def __init__(self, db: Path, tz: str, source: str | None, now_ms: Callable[[], int]) -> None:
         self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
         self.store = open_store(db, source, resident=True)
+        self._lines = KeptLines()  # frame lines of the latest context block
 
     def close(self) -> None:
         self.store.close()
@@ -51,7 +53,10 @@ class Service:
         """The window's document and its context block, both kept while it is unchanged."""
         block: str = self._guard(
             lambda: self.store.render(
-                window, None, ("context", budget_tokens), lambda d: to_context(d, budget_tokens)
+                window,
+                None,
+                ("context", budget_tokens),
+                lambda d: to_context(d, budget_tokens, kept=self._lines),
             )
         )
         return self.compile(window), block
