@@ -50,16 +50,17 @@ class Service:
         return doc
 
     def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
-        """The window's document and its context block, both kept while it is unchanged."""
-        block: str = self._guard(
+        """The window's document and its context block, both kept while it is unchanged
+        (and both from one call into the store: one document, one trip to its thread)."""
+        got: tuple[Document, str] = self._guard(
             lambda: self.store.render(
                 window,
                 None,
                 ("context", budget_tokens),
-                lambda d: to_context(d, budget_tokens, kept=self._lines),
+                lambda d: (d, to_context(d, budget_tokens, kept=self._lines)),
             )
         )
-        return self.compile(window), block
+        return got
 
     def comms(self, window: Window) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
