@@ -121,8 +121,8 @@ class ResidentCache:
         makes thousands of container objects (the tail's rows, the document, its
         renderings) that outlive it, so a collection in the middle frees none of them, only
         walks them and promotes them, and now and then into a full collection of the
-        whole heap (tens of ms in a server). What a call drops is acyclic: reference
-        counting frees it."""
+        whole heap (tens of ms in a server). Nothing is kept from collection: what the
+        call drops is freed by reference counting, or by the next collection after it."""
 
         def paused() -> _T:
             was = gc.isenabled()
