@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import TypedDict
 
 from .. import doc_types
@@ -31,8 +31,6 @@ SCHEMA_VERSION = 1
 # Fields of every row, read in C (a day has tens of thousands of rows).
 _START, _END = attrgetter("start_ms"), attrgetter("end_ms")
 _PIECE_START = attrgetter("start_ms")  # Piece.start_ms
-# Row.snap; Snapshot.row_id (by index: a dotted attrgetter looks up twice)
-_SNAP, _ID = attrgetter("snap"), itemgetter(0)
 
 Doc = doc_types.Document  # the name the rest of the package imports (types in ``doc_types``)
 
@@ -93,10 +91,16 @@ def _label_key(name: str | None) -> _LabelKey:
 
 def pages(pv: PieceViews) -> list[doc_types.PageRef]:
     out: list[doc_types.PageRef] = []
-    for (kind, entity), (n, _) in pv.views.items():
-        name = label(entity, pv.shown.get((kind, entity), {}))
-        count: _CountKey = {"count": n} if n > 1 else {}
-        out.append({"kind": kind, "entity": entity, **_label_key(name), **count})
+    shown = pv.shown
+    for ref, (n, _) in pv.views.items():
+        titles_of = shown.get(ref)  # a reference from a title only has none: no label
+        name = None if titles_of is None else label(ref[1], titles_of)
+        page: doc_types.PageRef = {"kind": ref[0], "entity": ref[1]}
+        if name is not None:
+            page["label"] = name
+        if n > 1:
+            page["count"] = n
+        out.append(page)
     return out
 
 
@@ -138,34 +142,49 @@ def viewed(
 
 def evidence(piece: Piece) -> doc_types.Evidence:
     return {
-        "rows": compact(map(_ID, map(_SNAP, piece.rows))),
+        "rows": compact([r.snap[0] for r in piece.rows]),  # (row ids)
         "events": compact(piece.event_ids),
     }
 
 
 def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_types.Frame:
-    first, start, end = f.rows[0], f.start_ms, f.end_ms  # each read once (properties)
-    snap = first.snap
+    # Piece's properties (start, end, id, app, site) read straight from its rows: a day
+    # has a hundred or more frames, and each property is a call.
+    rows = f.rows
+    first = rows[0]
+    snap, site, start, end = first.snap, first.site, first.start_ms, rows[-1].end_ms
+    iso, get = clock.iso, f.input.get
     device: _DeviceKey = {"device": snap.device} if snap.device else {}
     return {
-        "id": f.id,
+        "id": f"F{snap.row_id}",
         "app": snap.app,
-        **site_key(first.site),
+        **site_key(site),
         **device,
-        "start": clock.iso(start),
-        "end": clock.iso(end),
+        "start": iso(start),
+        "end": iso(end),
         "active_s": f.active_s,
         "wall_s": round_half_up_s(end - start),
-        "titles": titles(f.rows),
+        "titles": titles(rows),
         "pages": pages(views_of[id(f)]),
-        "input": input_obj(f.input),
+        "input": {  # (input_obj, written out)
+            "keys": get("keys", 0),
+            "clicks": get("clicks", 0),
+            "scrolls": get("scrolls", 0),
+            "copies": get("copies", 0),
+            "pastes": get("pastes", 0),
+        },
         # Most frames have no interruption: nothing to sort then.
         "interruptions": [
             interruption_obj(i, clock) for i in sorted(f.interruptions, key=_PIECE_START)
         ]
         if f.interruptions
         else [],
-        "evidence": evidence(f),
+        "evidence": {
+            # Row ids by a comprehension: reading a slot there is specialised bytecode,
+            # faster than attrgetter's generic look-up.
+            "rows": compact([r.snap[0] for r in rows]),
+            "events": compact(f.event_ids),
+        },
     }
 
 

@@ -23,11 +23,18 @@ Shown = dict[tuple[str, str], int]
 _ADDRESS = LazyRe(r"(?:[a-z][a-z0-9+.-]*:\S*|[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/\S*)?)", re.I)
 
 
+def _LONGEST_THEN_FIRST(kv: tuple[tuple[str, str], int]) -> tuple[int, tuple[str, str]]:
+    return (-kv[1], kv[0])
+
+
 def label(entity: str, shown: Shown) -> str | None:
     """The label for ``entity`` from the titles shown with it, or None."""
     if not shown:
         return None
-    (app, title), _ = min(shown.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(shown) == 1:  # one title shown with it, the usual case: nothing to compare
+        ((app, title),) = shown
+    else:
+        (app, title), _ = min(shown.items(), key=_LONGEST_THEN_FIRST)
     text = clean_title(app, title)
     if not text or text.casefold() == entity.casefold() or _ADDRESS.fullmatch(text):
         return None

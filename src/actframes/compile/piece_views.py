@@ -5,15 +5,12 @@ rows share its app (the context key), and heartbeats repeat the row before."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter, itemgetter
 
 from ..fast.records import FrozenRecord
 from .constants import MAX_FRAME_TITLES
 from .labels import Shown
 from .page_refs import clean_title, row_ref
 from .pieces import Row
-
-_SNAP, _TITLE = attrgetter("snap"), itemgetter(3)  # Row.snap, Snapshot.title
 
 
 def titles(rows: Sequence[Row]) -> list[str]:
@@ -22,7 +19,8 @@ def titles(rows: Sequence[Row]) -> list[str]:
     the order first seen, are each cleaned once."""
     app = rows[0].snap[2]
     seen: dict[str, None] = {}
-    for title in dict.fromkeys(map(_TITLE, map(_SNAP, rows))):
+    # (A comprehension reads a row's slot in specialised bytecode, faster than attrgetter.)
+    for title in dict.fromkeys([r.snap[3] for r in rows]):
         t = clean_title(app, title)
         if t and t not in seen:
             seen[t] = None
