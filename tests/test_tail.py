@@ -57,13 +57,16 @@ class _Recorder:
 
     def do(self, what: str, secs: int, app: int) -> None:
         last = self.newest()
-        at = last + secs * 1_000
+        # Off the whole second: credits with remainders, so the ledger's rounding can
+        # move a second between frames whose rows did not change.
+        at = last + secs * 1_000 + secs * 137 % 1_000
         with self.conn:
             if what in ("snapshot", "same_key"):
                 name = APPS[app] if what == "snapshot" else self._last_app()
                 self.conn.execute(
                     "INSERT INTO snapshots (ts_ms, device, app, title) VALUES (?, '', ?, ?)",
-                    (at, name, f"added {secs}"),
+                    # Some titles name a file: a typed reference, listed in ``viewed``.
+                    (at, name, f"mod{secs % 5}.py — proj" if secs % 2 else f"added {secs}"),
                 )
             elif what in ("event", "click"):
                 kind = "key" if what == "event" else "click"
@@ -136,6 +139,7 @@ def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> 
         (entry,) = cache._entries.values()
         assert entry.tail is not None and entry.tail.reuse.hits > 0  # frames made once
         assert entry.tail.reuse.rows_reused > 0  # and rows placed once
+        assert entry.tail.reuse.whole_hits > 0  # and ``viewed`` made once while it holds
     finally:
         rec.conn.close()
         cache.close()

@@ -140,6 +140,17 @@ def viewed(
     return out
 
 
+def _viewed(
+    pieces: Sequence[Piece], clock: Clock, views_of: dict[int, PieceViews], reuse: Reuse | None
+) -> list[doc_types.ViewedRef]:
+    """``viewed``, used again while every piece's references are the same, in the same
+    order (kept ones are the very objects: compared by identity first)."""
+    if reuse is None:
+        return viewed(pieces, clock, views_of)
+    key = (clock, tuple(views_of[id(p)] for p in pieces))
+    return reuse.once("viewed", key, partial(viewed, pieces, clock, views_of))
+
+
 def evidence(piece: Piece) -> doc_types.Evidence:
     return {
         "rows": compact([r.snap[0] for r in piece.rows]),  # (row ids)
@@ -285,10 +296,13 @@ def assemble(
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
         frames = [frame_obj(f, clock, views_of) for f in shown]
     else:  # today again: the frames whose parts did not change are the same objects
+        keys = {id(p): rows_key(p) for p in pieces}  # each piece's rows walked once
         views_of = {
-            id(p): reuse.get(("views", rows_key(p)), partial(views, p.rows)) for p in pieces
+            id(p): reuse.get(("views", keys[id(p)]), partial(views, p.rows)) for p in pieces
         }
-        frames = [reuse.get(piece_key(f), partial(frame_obj, f, clock, views_of)) for f in shown]
+        frames = [
+            reuse.get(piece_key(f, keys), partial(frame_obj, f, clock, views_of)) for f in shown
+        ]
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
     win: doc_types.WindowInfo = (
@@ -331,7 +345,7 @@ def assemble(
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
-        "viewed": viewed(pieces, clock, views_of),
+        "viewed": _viewed(pieces, clock, views_of, reuse),
         "frames": frames,
         "omitted": omitted,
         "rejected_rows": rejected_list(cap.rejected),

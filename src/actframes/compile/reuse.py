@@ -5,7 +5,8 @@ before the cut are the very same records each time (``sources/splice.py``), so m
 frames are the same. Each frame's object (and each piece's references) is kept under a
 key of everything it is made of — its first and last row, their times, the number, ids
 and credited time of its rows, its seconds, input and event ids, and its interruptions'
-— and used again when the key recurs. A ``Reuse`` belongs to one chain of spliced
+— and used again when the key recurs; ``viewed`` (made of every piece's references) is
+kept while they are all the same. A ``Reuse`` belongs to one chain of spliced
 captures of one window and is dropped with it: within the chain, the rows between a
 piece's first and last row are the same rows.
 """
@@ -14,14 +15,14 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, TypeVar
 
 from ..model import Snapshot
 from .pieces import Piece, Row
 from .provenance import DigestMemo
 
-_ROW_ID = attrgetter("snap.row_id")
+_SNAP, _ID = attrgetter("snap"), itemgetter(0)  # Row.snap; Snapshot.row_id
 _ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
 T = TypeVar("T")
 
@@ -35,6 +36,8 @@ class Reuse:
         self._streams: dict[str, tuple[Hashable, Sequence[Snapshot], list[Row]]] = {}
         self.hits = 0
         self.rows_reused = 0
+        self.whole_hits = 0  # parts made of every piece (``once``) used again
+        self._once: dict[str, tuple[Hashable, Any]] = {}
         self.digest = DigestMemo()  # the capture digest's encoded rows (``provenance.py``)
 
     def placed(
@@ -66,17 +69,46 @@ class Reuse:
         return rows
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
-        found: T | None = self._kept.get(key)
+        hashed = _Hashed(key)  # (a key holds a frame's event ids: hashed once, not twice)
+        found: T | None = self._kept.get(hashed)
         if found is None:
             found = make()
         else:
             self.hits += 1
-        self._used[key] = found
+        self._used[hashed] = found
         return found
+
+    def once(self, name: str, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, or the value the previous compile made under ``name`` when its
+        ``key`` is equal: one value per name (a part of the whole day, e.g. ``viewed``)."""
+        old = self._once.get(name)
+        if old is not None and old[0] == key:
+            self.whole_hits += 1
+            found: T = old[1]
+            return found
+        made = make()
+        self._once[name] = (key, made)
+        return made
 
     def done(self) -> None:
         """After a compile: keep only what it used, so the kept parts never pile up."""
         self._kept, self._used = self._used, {}
+
+
+class _Hashed:
+    """A key with its hash made once."""
+
+    __slots__ = ("hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and self.hash == other.hash and self.key == other.key
 
 
 def rows_key(p: Piece) -> Hashable:
@@ -87,16 +119,19 @@ def rows_key(p: Piece) -> Hashable:
         last.snap,
         last.end_ms,
         len(p.rows),
-        sum(map(_ROW_ID, p.rows)),
+        sum(map(_ID, map(_SNAP, p.rows))),  # (a dotted attrgetter looks up twice)
         p.credit_ms,
     )
 
 
-def piece_key(p: Piece) -> Hashable:
+def piece_key(p: Piece, rows_keys: dict[int, Hashable] | None = None) -> Hashable:
+    """``rows_keys``: ``rows_key`` of pieces by ``id``, when the caller made them already
+    (each is a pass over the piece's rows)."""
+    rk = rows_keys.get(id(p)) if rows_keys is not None else None
     return (
-        rows_key(p),
+        rows_key(p) if rk is None else rk,
         p.active_s,
         tuple(sorted(p.input.items())),
         tuple(p.event_ids),
-        tuple(piece_key(i) for i in p.interruptions),
+        tuple(piece_key(i, rows_keys) for i in p.interruptions),
     )
