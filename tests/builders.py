@@ -305,3 +305,21 @@ def run_cli_bytes(
         env=dict(env) if env is not None else cli_env(),
         timeout=60,
     )
+
+
+# The console script's own entry point (``cli.main``: it maps errors to exit codes).
+ENTRY = "import sys; from actframes.cli import main; sys.argv[0] = 'actframes'; main()"
+
+
+def run_entry(*args: str, cwd: Path, env: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+    """``actframes ARGS`` through the real entry point in a subprocess: exit code, stdout,
+    stderr."""
+    run = subprocess.run(
+        [sys.executable, "-c", ENTRY, *args],
+        capture_output=True,
+        text=True,
+        env=dict(env) if env is not None else cli_env(),
+        cwd=cwd,
+        timeout=120,
+    )
+    return run.returncode, run.stdout, run.stderr

@@ -4,40 +4,19 @@ document ``day`` prints, byte for byte; errors are one line with the right exit 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from actframes.cli.options import FORMATS
-from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+from actframes.demo import DEMO_DAY, DEMO_TZ
 from actframes.emit.html import to_html
 
-from ..builders import cli_env, run_cli
-
-# Runs the real entry point, as the console script does.
-ENTRY = "import sys; from actframes.cli import main; sys.argv[0] = 'actframes'; main()"
+from ..builders import cli_env, run_cli, run_entry
 
 
 def report(*args: str, cwd: Path) -> tuple[int, str, str]:
-    import subprocess
-
-    run = subprocess.run(
-        [sys.executable, "-c", ENTRY, "report", *args],
-        capture_output=True,
-        text=True,
-        env=cli_env(TZ="Pacific/Auckland"),
-        cwd=cwd,
-        timeout=120,
-    )
-    return run.returncode, run.stdout, run.stderr
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("demo") / "demo.db"
-    build_demo_store(db)
-    return db
+    return run_entry("report", *args, cwd=cwd, env=cli_env(TZ="Pacific/Auckland"))
 
 
 def test_writes_the_report_of_the_same_document(demo_db: Path, tmp_path: Path) -> None:

@@ -8,36 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from actframes.demo import DEMO_DAY, DEMO_TZ, build_demo_store
+from actframes.demo import DEMO_DAY, DEMO_TZ
 
-from ..builders import cli_env, run_cli
-
-ENTRY = "import sys; from actframes.cli import main; sys.argv[0] = 'actframes'; main()"
+from ..builders import cli_env, run_cli, run_entry
 
 
 def actframes(*args: str, cwd: Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    run = subprocess.run(
-        [sys.executable, "-c", ENTRY, *args],
-        capture_output=True,
-        text=True,
-        env=env or cli_env(),
-        cwd=cwd,
-        timeout=120,
-    )
-    return run.returncode, run.stdout, run.stderr
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("demo") / "demo.db"
-    build_demo_store(db)
-    return db
+    return run_entry(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture
