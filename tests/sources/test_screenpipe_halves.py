@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from actframes.sources.screenpipe_time import Span, middle_text
 from actframes.window import day_window
 
 from ..builders import screenpipe_db
+from .test_screenpipe_window import _text as iso_text
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 WINDOW = day_window("2026-03-10", "UTC")
@@ -30,14 +31,8 @@ KINDS = ["click", "text", "key", "scroll", "Text", "clipboard", "mouse_move"]
 
 
 def _text(ts_ms: int, off_min: int, sep: str, zone: str) -> str:
-    local = _EPOCH + timedelta(milliseconds=ts_ms, minutes=off_min)
-    text = local.strftime(f"%Y-%m-%d{sep}%H:%M:%S.") + f"{ts_ms % 1000:03d}"
-    if zone == "Z":
-        return text + "Z"
-    if zone == "naive":
-        return text
-    sign = "-" if off_min < 0 else "+"
-    return text + f"{sign}{abs(off_min) // 60:02d}:{abs(off_min) % 60:02d}"
+    """ISO text to the millisecond in a shape (the window tests' writer)."""
+    return iso_text(ts_ms, 0, off_min, sep, zone, 3)
 
 
 row = st.tuples(
