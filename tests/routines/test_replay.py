@@ -21,6 +21,7 @@ import pytest
 
 from actframes.errors import UsageError
 from actframes.routines.cdp import Browser, find_chromium
+from actframes.routines.cdp_start import start_browser
 from actframes.routines.replay import replay
 from actframes.routines.replay_report import to_markdown
 
@@ -76,8 +77,9 @@ LABEL_TO_FIELD = {label: field for field, label in FIELDS}
 def launch() -> Browser:
     if CHROMIUM is None:
         pytest.fail("ACTFRAMES_REQUIRE_BROWSER=1, but no Chromium binary was found")
-    # No sandbox: these browsers only open pages of the test's own local app.
-    return Browser(CHROMIUM, sandbox=False)
+    # No sandbox: these browsers only open pages of the test's own local app. Started as
+    # the replay driver starts its browser (once more when a fresh one never answers).
+    return start_browser(CHROMIUM, sandbox=False)
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +94,6 @@ def points() -> Points:
 def browser() -> Iterator[Browser]:
     b = launch()
     try:
-        b.open_page()
         # The probe: every input-ish event in every page of this tab, logged in the page.
         b.send("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE_JS})
         yield b

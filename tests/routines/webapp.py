@@ -285,12 +285,11 @@ FIXED_POINTS = {
 def measure_points(binary: str) -> dict[str, tuple[int, int]]:
     """Each field's and the button's centre in the unchanged app, in screen pixels, read
     in a browser launched as replay launches it (headless, default window)."""
-    from actframes.routines.cdp import Browser
+    from actframes.routines.cdp_start import start_browser
 
     with ClaimsApp() as app:
-        browser = Browser(binary, sandbox=False)  # only this local app is opened
+        browser = start_browser(binary, sandbox=False)  # only this local app is opened
         try:
-            browser.open_page()
             browser.navigate(app.form_url)
             measured = browser.evaluate(MEASURE_JS)
         finally:

@@ -180,7 +180,8 @@ def _run(
 ) -> dict[str, Any]:
     import os
 
-    from ..routines.cdp import Browser, CDPError, find_chromium
+    from ..routines.cdp import CDPError, find_chromium
+    from ..routines.cdp_start import start_browser
     from ..routines.replay import replay
 
     if browser_path is not None:
@@ -199,16 +200,15 @@ def _run(
     if threading.current_thread() is threading.main_thread():
         restore = signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
-        browser = Browser(binary, headless=headless, user_data_dir=user_data_dir)
+        browser = start_browser(binary, headless=headless, user_data_dir=user_data_dir)
     except OSError as exc:
         _restore(restore)
         raise SourceError(f"the browser did not start: {exc.strerror or exc}") from None
+    except CDPError as exc:
+        _restore(restore)
+        hint = " (is another browser using --user-data-dir?)" if user_data_dir else ""
+        raise ActframesError(f"the browser did not start: {exc}{hint}") from None
     try:
-        try:
-            browser.open_page()
-        except CDPError as exc:
-            hint = " (is another browser using --user-data-dir?)" if user_data_dir else ""
-            raise ActframesError(f"the browser did not start: {exc}{hint}") from None
         from ..progress import bar
 
         return replay(

@@ -71,7 +71,8 @@ def run_replay(
     min_days: int,
 ) -> dict[str, Any]:
     from ..routines import replay as engine
-    from ..routines.cdp import Browser, CDPError, find_chromium
+    from ..routines.cdp import CDPError, find_chromium
+    from ..routines.cdp_start import start_browser
 
     if allow_destructive and not policy.destructive:
         raise ToolError("destructive steps need the server started with --allow-destructive-replay")
@@ -87,9 +88,11 @@ def run_replay(
     if binary is None:
         raise ToolError("no Chromium found: install chromium or set $ACTFRAMES_CHROMIUM")
     try:
-        browser = Browser(binary, user_data_dir=policy.profile)
+        browser = start_browser(binary, user_data_dir=policy.profile)
     except OSError as exc:
         raise ToolError(f"the browser did not start: {exc.strerror or exc}") from None
+    except CDPError as exc:
+        raise ToolError(one_line(f"the browser did not start: {exc}")) from None
     try:
         return engine.replay(routine, slots, browser, allow_destructive=allow_destructive)
     except CDPError as exc:

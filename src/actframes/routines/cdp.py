@@ -100,6 +100,7 @@ class Browser:
         self.events: list[dict[str, Any]] = []
         self._next_id = 0
         self._closed = False
+        self._answered = False  # whether the browser ever answered a command
         self.proc: subprocess.Popen[bytes] | None = None
         self.session_id: str | None = None
         self.target_id: str | None = None
@@ -175,6 +176,7 @@ class Browser:
                 with self._lock:
                     if "id" in msg:
                         self._responses[msg["id"]] = msg
+                        self._answered = True
                     else:
                         self.events.append(msg)
                     self._lock.notify_all()
@@ -325,7 +327,8 @@ class Browser:
 
     def close(self) -> None:
         proc = self.proc
-        if proc is not None and proc.poll() is None:
+        # A browser that never answered is not asked to close (nor waited for): it is ended.
+        if proc is not None and proc.poll() is None and self._answered:
             with contextlib.suppress(CDPError, OSError):
                 self.send("Browser.close", session=False, timeout_ms=5_000)
             with contextlib.suppress(subprocess.TimeoutExpired):
