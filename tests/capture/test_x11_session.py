@@ -14,7 +14,7 @@ import pytest
 from actframes.api import compile_path
 from actframes.window import local_day_of
 
-from .xsession import XSession, day_doc, now_ms, rows
+from .xsession import XSession, day_doc, now_ms, rows, wait_for
 
 IDLE_S = 4  # the AFK threshold, lowered for the test (default 180)
 
@@ -143,18 +143,31 @@ def test_no_window_manager_uses_the_input_focus(tmp_path: Path) -> None:
         xs.xdotool("windowfocus", "--sync", str(a))
         rec = xs.recorder(db, "--no-accessibility")
         rec.wait_ready()
-        time.sleep(1.0)
+        # The focus is polled here, not told: each step waits until the recorder has
+        # written what it saw (under load its first look, or its look after a focus
+        # change, can come late), so the keys are typed into a window it knows is focused.
+        wait_for("the first window's row", lambda: snapshot_apps(db)[-1:] == ["NoWmOne"], 20)
         xs.xdotool("windowfocus", "--sync", str(b))
-        time.sleep(1.0)
+        wait_for("the second window's row", lambda: snapshot_apps(db)[-1:] == ["NoWmTwo"], 20)
         xs.xdotool("type", "--delay", "30", "abc")
-        time.sleep(1.5)
+        wait_for("the three keys' rows", lambda: key_count(db) >= 3, 20)
         assert rec.stop() == 0
     finally:
         xs.close()
-    apps = [r[0] for r in rows(db, "SELECT app FROM snapshots ORDER BY ts_ms, id")]
-    assert apps[:2] == ["NoWmOne", "NoWmTwo"]
+    assert snapshot_apps(db)[:2] == ["NoWmOne", "NoWmTwo"]
     keys = rows(db, "SELECT app, sum(count) FROM input_events WHERE kind='key' GROUP BY app")
     assert keys == [("NoWmTwo", 3)]
+
+
+def snapshot_apps(db: Path) -> list[str]:
+    """The apps of the snapshot rows committed so far, in time order."""
+    if not db.exists():
+        return []
+    return [r[0] for r in rows(db, "SELECT app FROM snapshots ORDER BY ts_ms, id")]
+
+
+def key_count(db: Path) -> int:
+    return int(rows(db, "SELECT coalesce(sum(count), 0) FROM input_events WHERE kind='key'")[0][0])
 
 
 def test_xwayland_session_says_what_it_cannot_see(xs: XSession, tmp_path: Path) -> None:

@@ -175,17 +175,24 @@ class XSession:
 
     def xterm(self, klass: str, title: str) -> int:
         self.spawn(["xterm", "-class", klass, "-T", title, "-geometry", "60x10"])
-        wid = self.wait_window(title)
         # The window manager focuses a new window when it maps it, which under load can
         # come after the test has focused another one: wait for that here, so a later
-        # activate() is never undone by it. (Without one, nothing focuses it.)
+        # activate() is never undone by it. Without one, nothing focuses it, and the
+        # input focus can be given to it only once it is mapped (X answers BadMatch to a
+        # window not yet viewable, which xterm names before it maps it): wait for that.
         if self.wm is not None:
+            wid = self.wait_window(title)
             self.activate(wid)
+        else:
+            wid = self.wait_window(title, viewable=True)
         return wid
 
-    def wait_window(self, title: str, timeout: float = 15) -> int:
+    def wait_window(self, title: str, timeout: float = 15, *, viewable: bool = False) -> int:
+        """The id of the window named ``title`` (and mapped, when ``viewable``)."""
+        only = ["--onlyvisible"] if viewable else []
+
         def find() -> int:
-            out = self.run(["xdotool", "search", "--name", f"^{title}$"], check=False)
+            out = self.run(["xdotool", "search", *only, "--name", f"^{title}$"], check=False)
             ids = [int(x) for x in out.split()]
             return ids[0] if ids else 0
 
