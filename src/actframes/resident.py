@@ -149,7 +149,9 @@ class ResidentCache:
         # The token is taken before anything is read: a write after it makes the next
         # call look again, never serves rows older than the token.
         token = self.watch.token(self._source)
-        if entry is not None and entry.token == token:
+        # No token (a running ActivityWatch server: no file to look at) says nothing: the
+        # window is asked again below, never served for being "unchanged".
+        if entry is not None and token is not None and entry.token == token:
             self._entries.move_to_end(key)
             self.stats["served"] += 1
             return entry
@@ -223,11 +225,15 @@ class ResidentCache:
         return entry
 
     def _open(self, token: Hashable) -> Source:
-        """The held source; opened afresh when the store's file is another one, or when
-        a file read whole (an export) changed."""
+        """The held source; opened afresh when the store's file is another one, when a
+        file read whole (an export) changed, or when an ActivityWatch store may have: its
+        readers list the buckets (and each one's longest event) when opened, and a commit
+        may add a bucket or lengthen an event (a running server: at every call)."""
+        moved = token is None or token != self._source_token
         stale = self._source is not None and (
             _identity(token) != _identity(self._source_token)
-            or (isinstance(token, tuple) and token[:1] == ("stat",) and token != self._source_token)
+            or (isinstance(token, tuple) and token[:1] == ("stat",) and moved)
+            or (moved and self._source.kind == "activitywatch")
         )
         if stale and self._source is not None:
             self._source.close()
