@@ -71,6 +71,29 @@ def test_cli_no_cache_and_clear(tmp_path: Path) -> None:
     assert cleared.stdout.strip() == "removed 1 cached document(s)"
 
 
+def test_cli_clear_also_removes_the_routines_kept_days(tmp_path: Path) -> None:
+    """``actframes routines`` keeps each day's steps beside the documents; ``cache info``
+    counts them and ``cache clear`` removes them with the documents."""
+    db = build(tmp_path / "g.db")
+    env_dir = tmp_path / "cache"
+    from .builders import cli_env
+
+    env = cli_env(ACTFRAMES_CACHE=str(env_dir))
+    args = ("--db", str(db), "--tz", "Europe/Berlin")
+    assert (
+        run_cli("routines", *args, "--until", "2026-03-10", "--days", "2", env=env).returncode == 0
+    )
+    assert run_cli("day", "2026-03-10", *args, env=env).returncode == 0
+    kept = list((env_dir / "routine-days").glob("*.json"))
+    assert len(kept) == 2
+    info = run_cli("cache", "info", env=env).stdout
+    assert "entries: 1\n" in info and "routine days: 2 (" in info
+    cleared = run_cli("cache", "clear", env=env)
+    assert cleared.stdout == "removed 1 cached document(s) and 2 cached day(s) of routine steps\n"
+    assert not list((env_dir / "routine-days").iterdir())
+    assert not list((env_dir / "docs").iterdir())
+
+
 def test_native_fingerprint_serves_without_reading_and_sees_every_change(tmp_path: Path) -> None:
     db = build(tmp_path / "g.db")
     cache = DocCache(tmp_path / "c")

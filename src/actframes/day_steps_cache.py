@@ -50,6 +50,16 @@ class DayStepsCache:
         }
         write_json_atomically(entry, record)
 
+    def clear(self) -> int:
+        """Delete every kept day (and any half-written file); how many files went."""
+        gone = [p for p in self.files() if p.suffix == ".json"]
+        for p in gone:
+            p.unlink(missing_ok=True)
+        return len(gone)
+
+    def files(self) -> list[Path]:
+        return sorted(self.root.iterdir()) if self.root.is_dir() else []
+
 
 def _step(fields: list[Any]) -> RStep:
     if len(fields) != len(RStep._fields):

@@ -14,16 +14,20 @@ def cache() -> None:
 
 @cache.command("clear")
 def cache_clear() -> None:
-    """Delete every cached document (and the compiled regular expressions)."""
+    """Delete every cached document and routine day (and the compiled regular
+    expressions)."""
     import shutil
 
     from ..cache import DocCache, default_cache_dir
+    from ..day_steps_cache import DayStepsCache
 
     root = default_cache_dir()
     n = DocCache(root).clear() if root else 0
+    days = DayStepsCache(root).clear() if root else 0
     if root:
         shutil.rmtree(root / "rx", ignore_errors=True)
-    write_out(f"removed {n} cached document(s)\n")
+    also = f" and {days} cached day(s) of routine steps" if days else ""
+    write_out(f"removed {n} cached document(s){also}\n")
 
 
 @cache.command("info")
@@ -35,5 +39,12 @@ def cache_info() -> None:
     if root is None:
         write_out("cache: off ($ACTFRAMES_CACHE)\n")
         return
+    from ..day_steps_cache import DayStepsCache
+
     s = DocCache(root).stats()
-    write_out(f"cache: {s['path']}\nentries: {s['entries']}\nbytes: {s['bytes']}\n")
+    days = [p for p in DayStepsCache(root).files() if p.suffix == ".json"]
+    write_out(
+        f"cache: {s['path']}\nentries: {s['entries']}\nbytes: {s['bytes']}\n"
+        f"routine days: {len(days)} ({sum(p.stat().st_size for p in days)} bytes, "
+        f"in {DayStepsCache(root).root})\n"
+    )
