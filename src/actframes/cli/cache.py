@@ -9,7 +9,9 @@ from .common import HELP, write_out
 
 @click.group(context_settings=HELP)
 def cache() -> None:
-    """The cache of compiled documents."""
+    """The cache of compiled documents and of routines' days ($ACTFRAMES_CACHE, else
+    $XDG_CACHE_HOME/actframes, else ~/.cache/actframes; ACTFRAMES_CACHE=off turns it
+    off). An entry is used only while the store holds the same rows for it."""
 
 
 @cache.command("clear")

@@ -51,8 +51,10 @@ def mcp(
 
     Set up: `actframes mcp --print-config claude-code` prints the line that registers it
     (claude-desktop, generic: the JSON for other clients). The store is opened read-only
-    on every call, so a recorder may keep writing it. Replaying routines in a browser is
-    off unless --allow-replay (or --allow-destructive-replay) is given.
+    and a recorder may keep writing it: what the server compiled is kept (in memory, and
+    whole days in the cache `actframes cache info` shows) and used again only while the
+    store holds the same rows for it. Replaying routines in a browser is off unless
+    --allow-replay (or --allow-destructive-replay) is given.
     """
     if print_config is not None:
         _print_config(
