@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 from functools import partial
-from operator import itemgetter
 from typing import Any
 
 from ..doc_types import Compiled, Reattributed
@@ -23,8 +22,6 @@ from .provenance import capture_digest, constants
 from .reuse import Reuse
 from .safe_text import safe_capture, text_notes
 from .sessionize import sessionize
-
-_DUR = itemgetter(6)  # Snapshot.dur_ms
 
 
 class Options(FrozenRecord):
@@ -100,21 +97,32 @@ def _compile_pieces(
     opts = options or Options()
     rules = opts.rules
     source_cap = cap
-    cap, text_noted = safe_capture(cap)
+    snaps = cap.snapshots
+    # The rows' fields as columns, made once for the passes that read a field of every
+    # row (safety, streams, placing, the digest).
+    fields = list(zip(*snaps, strict=True))
+    cap, text_noted = safe_capture(cap, fields)
+    if cap is not source_cap:  # some text made safe (rare): the columns of the safe rows
+        fields = list(zip(*cap.snapshots, strict=True))
     away = AwayClock(cap.afk)
     snaps = cap.snapshots
-    points = list(map(_DUR, snaps)).count(None) == len(snaps)  # no row has a duration
+    points = not fields or fields[6].count(None) == len(snaps)  # no row has a duration
     interval = cap.interval or not points
 
     by_stream: dict[str, list[Piece]] = {}
     rows_by_stream: dict[str, list[Row]] = {}
     runs_by_stream: dict[str, Runs] = {}  # which piece holds which rows, for attribution
     placed: list[Row] = []
-    by_device = streams(cap.snapshots)
+    by_device = streams(snaps, fields)
+    # One stream in the rows' own order (the usual case): its times are the column's.
+    same = len(by_device) == 1 and next(iter(by_device.values())) == snaps
     context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))
     for device, stream in by_device.items():
         if reuse is None:
-            rows = place_stream(stream, window.start_ms, window.end_ms, away, rules, points)
+            rows = place_stream(
+                stream, window.start_ms, window.end_ms, away, rules, points,
+                fields[1] if same else None,
+            )  # fmt: skip
         else:  # today again: the rows of the settled prefix are the previous compile's
             place = partial(
                 place_stream, win_start=window.start_ms, win_end=window.end_ms, away=away,
@@ -181,6 +189,7 @@ def _compile_pieces(
         or capture_digest(
             source_cap,
             _in_order(by_device) if cap is source_cap else None,
+            fields=fields if same and cap is source_cap else None,
         ),
         text_notes=text_notes(r.snap for r in placed) if text_noted else [],
         reattributed=reattributed,

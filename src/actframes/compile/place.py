@@ -8,6 +8,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import islice
 from operator import itemgetter, lt
+from typing import Any
 
 from ..model import Snapshot, Span
 from .constants import Rules
@@ -18,11 +19,15 @@ _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
 _TIME, _DEVICE = itemgetter(1), itemgetter(5)
 
 
-def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
-    """Rows grouped by device, each sorted by (time, row id) — never by input order."""
-    devices = set(map(_DEVICE, snaps))
+def streams(
+    snaps: Sequence[Snapshot], fields: Sequence[tuple[Any, ...]] | None = None
+) -> dict[str, list[Snapshot]]:
+    """Rows grouped by device, each sorted by (time, row id) — never by input order.
+    ``fields``: the rows' fields as columns (``zip(*snaps)``), when the caller made them."""
+    devices = set(fields[5] if fields else map(_DEVICE, snaps))
     if len(devices) == 1:  # one stream, the usual case: no grouping row by row
-        if _in_order(snaps):  # as the reader delivers them: the sort would change nothing
+        # As the reader delivers them: the sort would change nothing.
+        if _in_order(snaps, fields[1] if fields else None):
             return {devices.pop(): list(snaps)}
         return {devices.pop(): sorted(snaps, key=_TIME_THEN_ID)}
     out: dict[str, list[Snapshot]] = {}
@@ -34,11 +39,11 @@ def streams(snaps: Sequence[Snapshot]) -> dict[str, list[Snapshot]]:
     return dict(sorted(out.items()))
 
 
-def _in_order(snaps: Sequence[Snapshot]) -> bool:
+def _in_order(snaps: Sequence[Snapshot], times: Sequence[int] | None = None) -> bool:
     """Whether ``snaps`` is sorted by (time, row id) already, equal keys allowed: a stable
     sort would then return it unchanged. Times are compared a column at a time (C speed);
-    row ids only where times tie, a handful of rows a day."""
-    ts = list(map(_TIME, snaps))
+    row ids only where times tie, a handful of rows a day. ``times``: the rows' times."""
+    ts = list(map(_TIME, snaps)) if times is None else times
     later = list(map(lt, ts, islice(ts, 1, None)))  # later[i]: row i + 1 is later than row i
     i = -1
     while True:  # from one row not later than its predecessor to the next (C speed)
@@ -109,12 +114,14 @@ def place_stream(
     away: AwayClock,
     rules: Rules,
     points: bool = False,
+    times: Sequence[int] | None = None,
 ) -> list[Row]:
     """One stream's rows, in order. ``points``: no snapshot has a ``dur_ms`` (the caller
     knows); the rows wholly inside the window then take a shorter path when there is no
     away time — most rows of a day: from the first at or after the window's start to the
-    last whose next row starts by its end (a row holds time up to the next row at most)."""
-    ts = list(map(_TIME, stream))
+    last whose next row starts by its end (a row holds time up to the next row at most).
+    ``times``: the stream's times, when the caller has them."""
+    ts = list(map(_TIME, stream)) if times is None else list(times)
     nexts: list[int | None] = list(ts)
     del nexts[0]
     nexts.append(None)

@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from itertools import pairwise
 from operator import itemgetter
+from typing import Any
 
 from ..doc_types import CompiledConstants
 from ..model import Capture, Snapshot
@@ -48,11 +49,15 @@ _digested = [0]
 
 
 def capture_digest(
-    cap: Capture, ordered: list[Snapshot] | None = None, memo: DigestMemo | None = None
+    cap: Capture,
+    ordered: list[Snapshot] | None = None,
+    memo: DigestMemo | None = None,
+    fields: Fields | None = None,
 ) -> str:
     """``ordered``: the snapshots already sorted by (device, time, row id), if at hand.
     ``memo``: the encoded rows of the previous digest of the same growing window, used
-    again for the rows this capture shares with it (and updated)."""
+    again for the rows this capture shares with it (and updated). ``fields``: the seven
+    fields of ``ordered`` as columns (``zip(*ordered)``), when the caller made them."""
     from ..fast.fasthash import openssl_sha256, sha256
 
     # A long-lived process (the MCP server) has OpenSSL loaded already: no cost to use it.
@@ -76,11 +81,12 @@ def capture_digest(
     part(str(len(snaps)))
     # In slices of rows, so a 100k-row day never holds whole columns as strings.
     for i in range(0, len(snaps), _CHUNK):
-        chunk = (
-            [_encoded(snaps[i : i + _CHUNK])]
-            if blocks is None
-            else blocks[i // _BLOCK : (i + _CHUNK) // _BLOCK]
-        )
+        if blocks is not None:
+            chunk = blocks[i // _BLOCK : (i + _CHUNK) // _BLOCK]
+        elif fields is not None and ordered is not None:
+            chunk = [_encoded_fields(*[f[i : i + _CHUNK] for f in fields])]
+        else:
+            chunk = [_encoded(snaps[i : i + _CHUNK])]
         for field in zip(*chunk, strict=True):  # a field's bytes, block after block
             h.update(_US_BYTES.join(field))
             h.update(rs)
@@ -105,7 +111,24 @@ def capture_digest(
 def _encoded(rows: Sequence[Snapshot]) -> tuple[bytes, ...]:
     """The seven fields of some rows (row id, time, duration, device, app, title, url),
     each its values joined by U+001F, None as "", in UTF-8."""
-    ids, ts, apps, titles, urls, devices, durs = zip(*rows, strict=True)
+    return _encoded_fields(*zip(*rows, strict=True))
+
+
+# A Snapshot's fields as columns (``zip(*snapshots)``): row ids, times, apps, titles,
+# URLs, devices, durations.
+Fields = Sequence[tuple[Any, ...]]
+
+
+def _encoded_fields(
+    ids: tuple[int, ...],
+    ts: tuple[int, ...],
+    apps: tuple[str, ...],
+    titles: tuple[str, ...],
+    urls: tuple[str | None, ...],
+    devices: tuple[str, ...],
+    durs: tuple[int | None, ...],
+) -> tuple[bytes, ...]:
+    """``_encoded`` of rows given as their columns."""
     if durs.count(None) == len(durs):  # point sources: no durations at all
         dur_text = _US * (len(durs) - 1)
     else:

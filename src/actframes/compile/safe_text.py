@@ -11,9 +11,9 @@ Values are looked at once per distinct value: a day repeats a few hundred of the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import cast
+from typing import Any, cast
 
 from ..model import Capture, EventColumn, InputEvent, Snapshot
 from ..text import (
@@ -29,15 +29,27 @@ from ..text import (
 _APP, _TITLE, _URL, _DEVICE = itemgetter(2), itemgetter(3), itemgetter(4), itemgetter(5)
 
 
-def safe_capture(cap: Capture) -> tuple[Capture, bool]:
+def safe_capture(
+    cap: Capture, fields: Sequence[tuple[Any, ...]] | None = None
+) -> tuple[Capture, bool]:
     """``cap`` itself when every field is safe already (the common case), else a copy with
     every field made safe; and whether any value is repaired or cut (``text_notes`` then
-    has something to say)."""
+    has something to say). ``fields``: the snapshots' fields as columns (``zip(*snaps)``),
+    when the caller made them."""
     snaps = cap.snapshots
     # Each field's distinct values gathered in C: a day has thousands of rows.
-    apps, noted_names = _fixes(set(map(_APP, snaps)) | set(map(_DEVICE, snaps)), MAX_NAME_CHARS)
-    titles, noted_titles = _fixes(set(map(_TITLE, snaps)), MAX_TITLE_CHARS)
-    url_values = set(map(_URL, snaps))
+    app_col: Iterable[str]
+    title_col: Iterable[str]
+    url_col: Iterable[str | None]
+    device_col: Iterable[str]
+    if fields:
+        app_col, title_col, url_col, device_col = fields[2], fields[3], fields[4], fields[5]
+    else:
+        app_col, title_col = map(_APP, snaps), map(_TITLE, snaps)
+        url_col, device_col = map(_URL, snaps), map(_DEVICE, snaps)
+    apps, noted_names = _fixes(set(app_col) | set(device_col), MAX_NAME_CHARS)
+    titles, noted_titles = _fixes(set(title_col), MAX_TITLE_CHARS)
+    url_values = set(url_col)
     url_values.discard(None)
     urls, noted_urls = _fixes(cast(set[str], url_values), MAX_URL_CHARS)
     noted = noted_names or noted_titles or noted_urls
