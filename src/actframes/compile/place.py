@@ -166,8 +166,14 @@ def _place_inside(
         if app is not last_app or url is not last_url:
             (site, key), last_app, last_url = keys_of(app, url), app, url
         r = new(Row)  # (as in _place_any)
-        r.snap, r.site, r.start_ms, r.end_ms = s, site, ts, end
-        r.credit_ms, r.gap_after, r.key, r.owner = end - ts, gap_after, key, None
+        r.snap = s
+        r.site = site
+        r.start_ms = ts
+        r.end_ms = end
+        r.credit_ms = end - ts
+        r.gap_after = gap_after
+        r.key = key
+        r.owner = None
         append(r)
 
 
@@ -234,8 +240,15 @@ def _place_any(
         if app is not last_app or url is not last_url:
             (site, key), last_app, last_url = keys_of(app, url), app, url
         # Made without a call to Row.__init__ (a Python frame per row, the pass's
-        # largest cost): the same fields, stored directly.
+        # largest cost): the same fields, stored directly, one statement each (a
+        # multiple assignment builds a tuple and unpacks it again).
         r = new(Row)
-        r.snap, r.site, r.start_ms, r.end_ms = s, site, start, end
-        r.credit_ms, r.gap_after, r.key, r.owner = credit, gap_after, key, None
+        r.snap = s
+        r.site = site
+        r.start_ms = start
+        r.end_ms = end
+        r.credit_ms = credit
+        r.gap_after = gap_after
+        r.key = key
+        r.owner = None
         append(r)
