@@ -165,6 +165,7 @@ def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_ty
     first = rows[0]
     snap, site, start, end = first.snap, first.site, first.start_ms, rows[-1].end_ms
     iso, get = clock.iso, f.input.get
+    pv = views_of[id(f)]
     device: _DeviceKey = {"device": snap.device} if snap.device else {}
     return {
         "id": f"F{snap.row_id}",
@@ -175,8 +176,8 @@ def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_ty
         "end": iso(end),
         "active_s": f.active_s,
         "wall_s": round_half_up_s(end - start),
-        "titles": titles(rows),
-        "pages": pages(views_of[id(f)]),
+        "titles": titles(snap.app, pv.titles),
+        "pages": pages(pv),
         "input": {  # (input_obj, written out)
             "keys": get("keys", 0),
             "clicks": get("clicks", 0),

@@ -4,7 +4,7 @@ rows share its app (the context key), and heartbeats repeat the row before."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..fast.records import FrozenRecord
 from .constants import MAX_FRAME_TITLES
@@ -13,14 +13,13 @@ from .page_refs import clean_title, row_ref
 from .pieces import Row
 
 
-def titles(rows: Sequence[Row]) -> list[str]:
-    """Distinct titles, first seen first, with the browser's own suffix taken off. A
-    piece's rows share its app (the key), so its distinct raw titles, gathered in C in
-    the order first seen, are each cleaned once."""
-    app = rows[0].snap[2]
+def titles(app: str, raw: Iterable[str]) -> list[str]:
+    """Distinct titles, first seen first, with the browser's own suffix taken off, of a
+    piece of ``app`` whose distinct raw titles, in the order first seen, are ``raw``
+    (``PieceViews.titles``): a piece's rows share its app (the key), so each distinct
+    raw title is cleaned once."""
     seen: dict[str, None] = {}
-    # (A comprehension reads a row's slot in specialised bytecode, faster than attrgetter.)
-    for title in dict.fromkeys([r.snap[3] for r in rows]):
+    for title in raw:
         t = clean_title(app, title)
         if t and t not in seen:
             seen[t] = None
@@ -35,23 +34,28 @@ Views = dict[Ref, list[int]]  # reference -> [views, first view ms]
 
 class PieceViews(FrozenRecord):
     """One piece's references: views per reference, and the titles shown with each
-    reference that came from a URL (for its label)."""
+    reference that came from a URL (for its label); and its distinct raw titles, in the
+    order first seen (for its ``titles``)."""
 
-    __slots__ = _fields = ("views", "shown")
+    __slots__ = _fields = ("views", "shown", "titles")
 
     views: Views
     shown: dict[Ref, Shown]
+    titles: tuple[str, ...]
 
-    def __init__(self, views: Views, shown: dict[Ref, Shown]) -> None:
+    def __init__(self, views: Views, shown: dict[Ref, Shown], titles: tuple[str, ...]) -> None:
         object.__setattr__(self, "views", views)
         object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "titles", titles)
 
 
 def views(rows: Sequence[Row]) -> PieceViews:
     """Views per reference: a view is a run of consecutive rows that show one reference
     (the URL's page, else the entity the window title names). Rows that name nothing
-    neither start nor end a view, so A, B, A counts A twice and B once."""
+    neither start nor end a view, so A, B, A counts A twice and B once. The rows' titles
+    are gathered on the way, where a row is not a heartbeat of the row before."""
     seen: Views = {}
+    raw: dict[str, None] = {}
     shown: dict[Ref, Shown] = {}
     prev: Ref | None = None
     titles_of: Shown | None = None  # the current row's reference's titles, for a URL
@@ -73,6 +77,7 @@ def views(rows: Sequence[Row]) -> PieceViews:
             titles_of[key] = titles_of.get(key, 0) + held
             held = 0
         last_title, last_url = title, url
+        raw[title] = None
         ref = row_ref(app, title, url)
         if ref is None:
             titles_of = None
@@ -90,4 +95,4 @@ def views(rows: Sequence[Row]) -> PieceViews:
         prev = ref
     if titles_of is not None:
         titles_of[key] = titles_of.get(key, 0) + held
-    return PieceViews(seen, shown)
+    return PieceViews(seen, shown, tuple(raw))

@@ -36,7 +36,7 @@ _DEVICE_TIME_ID = itemgetter(5, 1, 0)  # (device, ts_ms, row_id) of a Snapshot
 _CHUNK = 4096
 _BLOCK = 256  # rows of a memo's block (``DigestMemo``); divides _CHUNK
 _RS, _US, _GS = "\x1e", "\x1f", "\x1d"
-_INT_US = "%d" + _US
+_INT_US_BYTES = b"%d" + _US.encode()
 _US_BYTES = _US.encode()
 
 
@@ -136,14 +136,16 @@ def _encoded_fields(
     # Each distinct title encoded once: a day repeats a few dozen titles, and encoding
     # non-ASCII text costs per character, tens of thousands of times over.
     encoded = {v: v.encode("utf-8", "surrogatepass") for v in set(titles)}
+    # A day of one source has URLs on every row or none: None is looked for in C first.
+    url_text = _US.join(urls if None not in urls else [u or "" for u in urls])  # type: ignore[arg-type]
     return (
-        _joined_ints(ids).encode(),
-        _joined_ints(ts).encode(),
+        _joined_ints(ids),
+        _joined_ints(ts),
         dur_text.encode(),
         _US.join(devices).encode("utf-8", "surrogatepass"),
         _US.join(apps).encode("utf-8", "surrogatepass"),
         _US_BYTES.join(map(encoded.__getitem__, titles)),
-        _US.join([u or "" for u in urls]).encode("utf-8", "surrogatepass"),
+        url_text.encode("utf-8", "surrogatepass"),
     )
 
 
@@ -200,10 +202,10 @@ def _in_order(rows: list[Snapshot], start: int) -> bool:
     return all(a <= b for a, b in pairwise(keys))
 
 
-def _joined_ints(values: tuple[int, ...]) -> str:
-    """``_US.join(map(str, values))`` (the same text for ints), in half the time: one
-    printf-style format in C, with no string object per value."""
-    return (_INT_US * len(values))[:-1] % values
+def _joined_ints(values: tuple[int, ...]) -> bytes:
+    """``_US.join(map(str, values)).encode()`` (the same text for ints), in half the time:
+    one printf-style format of bytes in C, with no string object per value."""
+    return (_INT_US_BYTES * len(values))[:-1] % values
 
 
 def constants(rules: Rules) -> CompiledConstants:
