@@ -153,8 +153,9 @@ def _compile_pieces(
         rows_by_stream, cap.all_columns(), window.start_ms, window.end_ms, segs, runs_by_stream
     )
     reattributed = _reattribute(
-        cap, by_device, rows_by_stream, unattributed, window, (segs, runs_by_stream)
-    )
+        cap, by_device, rows_by_stream, unattributed, window, (segs, runs_by_stream),
+        (fields[1], fields[2]) if same else None,
+    )  # fmt: skip
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
 
     shown, hidden = _filter(frames, opts)
@@ -218,6 +219,7 @@ def _reattribute(
     un: Unattributed,
     window: Window,
     held: tuple[dict[int, Any], dict[str, Runs]],
+    cols: tuple[Sequence[int], Sequence[str]] | None = None,
 ) -> Reattributed:
     """Stale-event re-attribution (compile/reattribute.py), applied to the events the time
     rule left unattributed — events it placed already agree with their stream. A moved
@@ -227,7 +229,7 @@ def _reattribute(
 
     if not un.slices and not un.singles:
         return {"events": 0, "keys": 0, "clicks": 0, "left_unattributed": 0}
-    moved, report = reattribute_columns(cap.snapshots, by_device, un.slices)
+    moved, report = reattribute_columns(cap.snapshots, by_device, un.slices, cols)
     if un.singles:
         fixed, more = reattribute(cap.snapshots, un.singles, by_device)
         moved += [e for e in fixed if e.event_id in more.moved]

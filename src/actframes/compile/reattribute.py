@@ -76,6 +76,7 @@ class Reattributed(Record):
 
 _TIME_THEN_ID = itemgetter(1, 0)  # (ts_ms, row_id) of a Snapshot
 _TS, _APP = itemgetter(1), itemgetter(2)  # ts_ms, app of a Snapshot
+Cols = tuple[Sequence[int], Sequence[str]] | None  # a stream's times and apps, if at hand
 
 
 class _Stream:
@@ -83,10 +84,10 @@ class _Stream:
     of the next snapshot of the same app (and of the same app and title): what the merge
     pass needs to find the nearest later snapshot of an app without searching."""
 
-    def __init__(self, snaps: Sequence[Snapshot], ordered: bool = False) -> None:
+    def __init__(self, snaps: Sequence[Snapshot], ordered: bool = False, cols: Cols = None) -> None:
         self.snaps = list(snaps) if ordered else sorted(snaps, key=_TIME_THEN_ID)
-        self.ts = list(map(_TS, self.snaps))
-        raw = list(map(_APP, self.snaps))
+        self.ts = list(map(_TS, self.snaps) if cols is None else cols[0])
+        raw = list(map(_APP, self.snaps)) if cols is None else cols[1]
         # A day shows a few dozen apps over thousands of rows: each casefolded once, and
         # the list made by look-ups in C.
         folded = {a: a.casefold() for a in set(raw)}
@@ -277,12 +278,14 @@ def reattribute_columns(
     snapshots: Sequence[Snapshot],
     by_device: Mapping[str, Sequence[Snapshot]],
     slices: Iterable[tuple[EventColumn, int, int]],
+    cols: Cols = None,
 ) -> tuple[list[InputEvent], Reattributed]:
     """The same rule for events held as slices of event columns (what the compiler leaves
     unattributed), without making an object per event: the moved events (at their new
-    time) and what was done. ``by_device`` as for ``reattribute``. A slice shares one
-    app and device and is sorted by time, so each is one merge pass against its stream
-    and against the instants at which that stream shows the slice's app."""
+    time) and what was done. ``by_device`` as for ``reattribute`` (``cols``: the times
+    and apps of its one stream, if at hand). A slice shares one app and device and is
+    sorted by time, so each is one merge pass against its stream and against the
+    instants at which that stream shows the slice's app."""
     streams: dict[str | None, _Stream] = {}
     rep = Reattributed()
     moved: list[InputEvent] = []
@@ -291,10 +294,11 @@ def reattribute_columns(
             continue  # agrees by definition
         stream = streams.get(col.device)
         if stream is None:
+            one = cols if len(by_device) == 1 else None
             if col.device is not None:
-                stream = _Stream(by_device[col.device], ordered=True)
+                stream = _Stream(by_device[col.device], ordered=True, cols=one)
             elif len(by_device) == 1:
-                stream = _Stream(next(iter(by_device.values())), ordered=True)
+                stream = _Stream(next(iter(by_device.values())), ordered=True, cols=one)
             else:
                 stream = _Stream(snapshots)
             streams[col.device] = stream
