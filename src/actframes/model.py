@@ -144,7 +144,7 @@ def group_events(events: list[InputEvent]) -> list[EventColumn]:
 class Capture(Record):
     """What one source yielded for a time range: rows, events, away periods."""
 
-    __slots__ = _fields = (
+    _fields = (
         "kind",
         "snapshots",
         "events",
@@ -157,6 +157,7 @@ class Capture(Record):
         "event_columns",
         "notes",
     )
+    __slots__ = (*_fields, "distinct_ids")  # (what a reader vouches for: not compared)
 
     kind: str
     snapshots: list[Snapshot]
@@ -176,6 +177,10 @@ class Capture(Record):
     # What the reader could not see or had to estimate in this store (shown as blind
     # spots): a column or table the store's version lacks, counts estimated.
     notes: list[str]
+    # The reader vouches that no two events (one by one or in columns) share an id: its
+    # store's key, or it kept one event per id. The compiler then need not look for
+    # repeats in each frame's evidence; a capture made any other way says False.
+    distinct_ids: bool
 
     def __init__(
         self,
@@ -202,6 +207,7 @@ class Capture(Record):
         self.interval = interval
         self.event_columns = [] if event_columns is None else event_columns
         self.notes = [] if notes is None else notes
+        self.distinct_ids = False
 
     def all_columns(self) -> list[EventColumn]:
         return self.event_columns + group_events(self.events)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from actframes.compile.ranges import compact, compact_within, expand
+from actframes.compile.ranges import compact, compact_distinct, compact_within, expand
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,12 @@ def test_compact_within_many_runs(
     want = _runs(ids)
     got = compact_within(ids, max_runs)
     assert got == (None if max_runs is not None and len(want) > max_runs else ",".join(want))
+
+
+@given(st.sets(st.integers(min_value=-50, max_value=400)), st.randoms())
+def test_compact_of_distinct_ids_is_compact(ids: set[int], rnd: random.Random) -> None:
+    # Distinct ids in any order (a frame's events come column by column), few runs or
+    # many: the text of compact, which looks for repeats.
+    listed = sorted(ids)
+    rnd.shuffle(listed)
+    assert compact_distinct(listed) == compact(listed)

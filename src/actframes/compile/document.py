@@ -24,7 +24,7 @@ from .ledger import LedgerEntry, host_ledgers, round_half_up_s
 from .page_refs import PAGE
 from .piece_views import PieceViews, Ref, Views, titles, views
 from .pieces import Piece, Row
-from .ranges import compact, compact_within
+from .ranges import compact, compact_distinct, compact_within
 from .reuse import Reuse, piece_key, rows_key
 
 SCHEMA_VERSION = 1
@@ -151,14 +151,17 @@ def _viewed(
     return reuse.once("viewed", key, partial(viewed, pieces, clock, views_of))
 
 
-def evidence(piece: Piece) -> doc_types.Evidence:
+def evidence(piece: Piece, distinct: bool = False) -> doc_types.Evidence:
+    """``distinct``: the capture's event ids are (``Capture.distinct_ids``)."""
     return {
         "rows": compact([r.snap[0] for r in piece.rows]),  # (row ids)
-        "events": compact(piece.event_ids),
+        "events": (compact_distinct if distinct else compact)(piece.event_ids),
     }
 
 
-def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_types.Frame:
+def frame_obj(
+    f: Piece, clock: Clock, views_of: dict[int, PieceViews], distinct: bool = False
+) -> doc_types.Frame:
     # Piece's properties (start, end, id, app, site) read straight from its rows: a day
     # has a hundred or more frames, and each property is a call.
     rows = f.rows
@@ -187,7 +190,7 @@ def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_ty
         },
         # Most frames have no interruption: nothing to sort then.
         "interruptions": [
-            interruption_obj(i, clock) for i in sorted(f.interruptions, key=_PIECE_START)
+            interruption_obj(i, clock, distinct) for i in sorted(f.interruptions, key=_PIECE_START)
         ]
         if f.interruptions
         else [],
@@ -195,19 +198,19 @@ def frame_obj(f: Piece, clock: Clock, views_of: dict[int, PieceViews]) -> doc_ty
             # Row ids by a comprehension: reading a slot there is specialised bytecode,
             # faster than attrgetter's generic look-up.
             "rows": compact([r.snap[0] for r in rows]),
-            "events": compact(f.event_ids),
+            "events": (compact_distinct if distinct else compact)(f.event_ids),
         },
     }
 
 
-def interruption_obj(i: Piece, clock: Clock) -> doc_types.Interruption:
+def interruption_obj(i: Piece, clock: Clock, distinct: bool = False) -> doc_types.Interruption:
     return {
         "app": i.app,
         **site_key(i.site),
         "at": clock.iso(i.start_ms),
         "active_s": i.active_s,
         "input": input_obj(i.input),
-        "evidence": evidence(i),
+        "evidence": evidence(i, distinct),
     }
 
 
@@ -290,20 +293,21 @@ def assemble(
     text_notes: Sequence[str] = (),
     reuse: Reuse | None = None,
     span: tuple[int, int] | None = None,
+    distinct_ids: bool = False,
 ) -> Doc:
-    """``span``: the rows' earliest start and latest end, when the caller knows them."""
+    """``span``: the rows' earliest start and latest end, when the caller knows them;
+    ``distinct_ids``: no two of the capture's events share an id (its reader says so)."""
     clock = Clock.shared(window.tz)
     if reuse is None:
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
-        frames = [frame_obj(f, clock, views_of) for f in shown]
+        frames = [frame_obj(f, clock, views_of, distinct_ids) for f in shown]
     else:  # today again: the frames whose parts did not change are the same objects
         keys = {id(p): rows_key(p) for p in pieces}  # each piece's rows walked once
         views_of = {
             id(p): reuse.get(("views", keys[id(p)]), partial(views, p.rows)) for p in pieces
         }
-        frames = [
-            reuse.get(piece_key(f, keys), partial(frame_obj, f, clock, views_of)) for f in shown
-        ]
+        make = partial(frame_obj, clock=clock, views_of=views_of, distinct=distinct_ids)
+        frames = [reuse.get(piece_key(f, keys), partial(make, f)) for f in shown]
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
     win: doc_types.WindowInfo = (

@@ -198,6 +198,7 @@ def _compile_pieces(
         evidence_max_runs=evidence_max_runs,
         reuse=reuse,
         span=_span(rows_by_stream),
+        distinct_ids=source_cap.distinct_ids,
     )
     return doc, frames
 

@@ -17,6 +17,18 @@ def compact(ids: Iterable[int]) -> str:
     return text
 
 
+def compact_distinct(ids: Iterable[int]) -> str:
+    """``compact(ids)`` of ids known to be distinct (``Capture.distinct_ids``): sorted,
+    with no look for repeats (a frame's events number in the hundreds)."""
+    s = sorted(ids)
+    if s and s[-1] - s[0] == len(s) - 1:  # one run, the usual case
+        first, last = s[0], s[-1]
+        return str(first) if first == last else f"{first}-{last}"
+    text = _compact_sorted(s, None)
+    assert text is not None
+    return text
+
+
 def compact_within(ids: Iterable[int], max_runs: int | None) -> str | None:
     """``compact(ids)``, or None when it would hold more than ``max_runs`` ranges."""
     return _compact_sorted(sorted(set(ids)), max_runs)

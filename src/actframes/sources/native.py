@@ -234,6 +234,7 @@ class NativeSource(Source):
             if all(g[0] for g in groups):  # else a row needs a report: read one by one
                 try:
                     cap.event_columns = columns_from_groups((g[1:] for g in groups), _known_kind)
+                    cap.distinct_ids = True  # (checked)
                     return
                 except (DuplicateIds, UnplacedRows):  # a damaged id column: one by one
                     pass
@@ -256,6 +257,7 @@ class NativeSource(Source):
         # Ids are the table's key; only a damaged file repeats one: one event per id.
         cap.events, dropped = first_of_each_id(cap.events, "input_events")
         cap.rejected.extend(dropped)
+        cap.distinct_ids = True
 
 
 def _known_kind(kind: str) -> str | None:

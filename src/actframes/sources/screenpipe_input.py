@@ -123,10 +123,12 @@ def read_events(
                 exact_text=True,  # integer ids (checked above) and instants
                 unique_ids=s.event_ids_ok,
             )
+            cap.distinct_ids = True  # (the key's, or checked)
             return
         except (DuplicateIds, UnplacedRows):
             pass
     _read_events_rowwise(conn, s, cap, span)
+    cap.distinct_ids = True  # (one event kept per id)
 
 
 def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span) -> None:
