@@ -17,9 +17,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
+from itertools import accumulate
 from typing import Any
 
 from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
+from .block_fit import BlockFit, largest
 from .durations import fmt_dur
 from .kept_lines import KeptLines
 from .token_count import ENCODING, count_tokens, fits
@@ -95,16 +97,27 @@ def to_context(
     # Rank: more active time first, then earlier, then id. Shown lines keep time order.
     rank = sorted(range(len(frames)), key=lambda i: (-frames[i]["active_s"], i))
 
+    secs = [0, *accumulate(frames[i]["active_s"] for i in rank)]  # ranked active, summed
+
+    def around(k: int) -> list[str]:  # the lines besides the head and the frames' own
+        return _around(k, len(frames), secs[-1] - secs[k], doc, budget)
+
     def block(k: int) -> str:
         keep = sorted(rank[:k])
-        dropped = [frames[i] for i in rank[k:]]
-        return _assemble(head, [lines[i] for i in keep], len(frames), dropped, doc, budget)
+        return _assemble(head, [lines[i] for i in keep], around(k))
 
-    if fits_budget(block(len(frames)), budget):
+    # The byte and token counts of each line, added up per probe, when they tell.
+    parts = BlockFit(head, [lines[i] for i in rank], around) if fits_budget is fits else None
+
+    def fits_k(k: int) -> bool:
+        told = None if parts is None else parts.fits(k, budget)
+        return fits_budget(block(k), budget) if told is None else told
+
+    if fits_k(len(frames)):
         return block(len(frames))
     # The block grows with k, so the largest k that fits is found by bisection.
-    k = _largest(len(frames), lambda n: fits_budget(block(n), budget))
-    if k > 0 or fits_budget(block(0), budget):
+    k = largest(len(frames), fits_k)
+    if k > 0 or fits_k(0):
         return block(k)
     # Not even without frame lines: the viewed lines' labels go first (when that lets
     # more lines stay), then the lines themselves, least viewed first.
@@ -114,12 +127,13 @@ def to_context(
 
     def viewed_block(n: int, labels: bool) -> str:
         lines = fixed + _viewed_lines(doc, clock, n, labels, made)
-        return _assemble(lines, [], len(frames), frames, doc, budget)
+        active = sum(f["active_s"] for f in frames)
+        return _assemble(lines, [], _around(0, len(frames), active, doc, budget))
 
     labels = True
-    shown = _largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, True), budget))
+    shown = largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, True), budget))
     if shown < min(VIEWED_LINES, len(doc.get("viewed", []))):
-        bare = _largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, False), budget))
+        bare = largest(VIEWED_LINES, lambda n: fits_budget(viewed_block(n, False), budget))
         if bare > shown:
             shown, labels = bare, False
     smallest = viewed_block(shown, labels)
@@ -144,33 +158,19 @@ def _budget_not_met(smallest: str, budget: int) -> str:
     return line
 
 
-def _largest(n: int, fits_with: Callable[[int], bool]) -> int:
-    """The largest k in 0..n with ``fits_with(k)``, for a test that only grows with k."""
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits_with(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+def _assemble(head: list[str], frame_lines: list[str], around: list[str]) -> str:
+    """The block: ``head``, the frames line (``around[0]``), the frame lines shown, then
+    the lines that say what was omitted."""
+    return "\n".join([*head, around[0], *frame_lines, *around[1:]]) + "\n"
 
 
-def _assemble(
-    head: list[str],
-    frame_lines: list[str],
-    total: int,
-    dropped: Sequence[Frame],
-    doc: Document,
-    budget: int,
-) -> str:
-    out = list(head)
-    out.append(f"frames {len(frame_lines)} of {total} {FRAMES_COLUMNS}")
-    out.extend(frame_lines)
-    if dropped:
-        secs = sum(f["active_s"] for f in dropped)
+def _around(shown: int, total: int, dropped_s: int, doc: Document, budget: int) -> list[str]:
+    """The frames line of a block showing ``shown`` of ``total`` frame lines, and the
+    lines saying what was omitted (``dropped_s``: the active seconds of those left out)."""
+    out = [f"frames {shown} of {total} {FRAMES_COLUMNS}"]
+    if shown < total:
         out.append(
-            f"omitted {len(dropped)} frames ({fmt_dur(secs)}) for the budget of {budget}"
+            f"omitted {total - shown} frames ({fmt_dur(dropped_s)}) for the budget of {budget}"
             f" {ENCODING} tokens; the ledger counts them"
         )
     hidden = doc.get("omitted", {})
@@ -181,7 +181,7 @@ def _assemble(
             f"omitted {hidden['frames']} frames ({fmt_dur(hidden['active_s'])}) {why};"
             " the ledger counts them"
         )
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _fixed_lines(doc: Document, clock: _Clock) -> list[str]:

@@ -7,6 +7,7 @@ One function counts; every report names ``ENCODING``. The vocabulary file shippe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -81,14 +82,31 @@ def _segments(text: str) -> list[str]:
     out: list[str] = []
     cur = lines[0]
     for line in lines[1:]:
-        c = line[:1]
-        if c and ((" " < c <= "~" and c != "/") or c.isalnum()):
+        if starts_segment(line):
             out.append(cur + "\n")
             cur = line
         else:
             cur = cur + "\n" + line
     out.append(cur)
     return out
+
+
+def line_tokens(lines: Iterable[str]) -> list[int]:
+    """``count_tokens(line + "\n")`` of each line, looked up directly where it was
+    counted before (a line that starts a piece is one piece with its newline)."""
+    known = _SEGMENT_TOKENS
+    out = []
+    for line in lines:
+        seg = line + "\n"
+        n = known.get(seg)
+        out.append(count_tokens(seg) if n is None else n)
+    return out
+
+
+def starts_segment(line: str) -> bool:
+    """Whether a line after a newline starts a piece of its own (``_segments``)."""
+    c = line[:1]
+    return bool(c) and ((" " < c <= "~" and c != "/") or c.isalnum())
 
 
 def _count_whole(text: str) -> int:
