@@ -212,6 +212,28 @@ def test_a_write_between_the_marks_connections_is_seen(tmp_path: Path) -> None:
         src.close()
 
 
+def test_the_mark_is_under_way_when_the_tail_read_comes_back(tmp_path: Path) -> None:
+    """The mark's thread has started on the mark (not merely been given it) by the time
+    the tail is read and handed back: it need not ask for the interpreter's lock while
+    the caller compiles."""
+    from actframes.tail import cut_of
+
+    path = write_screenpipe(tmp_path / "store.db", _day(60))
+    src = ScreenpipeSource(path)
+    try:
+        cut = cut_of(src.read(WINDOW.start_ms, WINDOW.end_ms), WINDOW)
+        assert cut is not None
+        mark = src.settled_mark(WINDOW.start_ms, WINDOW.end_ms, cut)
+        for _ in range(5):
+            got = src.settled_read(WINDOW.start_ms, WINDOW.end_ms, cut, mark, cut)
+            assert got is not None and src._tails is not None
+            pending = src._tails._pending
+            assert pending is not None and (pending.running() or pending.done())
+            assert got[1]() == mark
+    finally:
+        src.close()
+
+
 YESTERDAY = "2026-03-09"
 Y0 = T0 - 86_400_000  # 09:00Z the day before DAY: in the read's ranges, before its start
 

@@ -15,6 +15,7 @@ meanwhile, and must drop what it made when the verdict is None.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
@@ -98,9 +99,15 @@ class TailReads:
                 self._rows2 = RowsFingerprint(second, self._schema)
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="actframes-mark")
+            started = threading.Event()
             self._pending = self._pool.submit(
-                _verdict_then_end, self._rows2, second, span, cut_ms, mark, next_cut_ms
+                _verdict_then_end, self._rows2, second, span, cut_ms, mark, next_cut_ms, started
             )
+            # Waiting here hands the interpreter's lock to the mark's thread at once: left
+            # to ask for it while this thread reads and compiles, it would wait out a
+            # switch interval (5 ms) before its first statement. This thread loses
+            # nothing: it waits for the mark, the longer of the two, at ``settle`` anyway.
+            started.wait()
             return self._read(tail, False), self.drain
         finally:
             self._main.rollback()
@@ -145,8 +152,10 @@ def _verdict_then_end(
     cut_ms: int,
     mark: SettledMark,
     next_cut_ms: int,
+    started: threading.Event,
 ) -> SettledMark | None:
     """In the pool's thread, within ``conn``'s read transaction, which it ends."""
+    started.set()
     try:
         return _verdict(rows, span, cut_ms, mark, next_cut_ms)
     except sqlite3.DatabaseError:
