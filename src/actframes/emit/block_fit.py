@@ -21,7 +21,8 @@ from .token_count import count_tokens, line_tokens, starts_segment
 
 class BlockFit:
     """Counts of a block ``head + around(k)[:1] + k frame lines + around(k)[1:]``, joined
-    by newlines and ended by one (``context._assemble``): ``lines`` in rank order."""
+    by newlines and ended by one (``context._assemble``): ``ranked``, the frame lines in
+    rank order; ``around(k)``, the frames line and the omitted lines of k lines shown."""
 
     def __init__(
         self,
