@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -119,13 +120,57 @@ def compile_window_cached(
         from .compile.pipeline import compile_capture  # loaded while the rows were read, if asked
 
         return compile_capture(cap, window, options), False
-    from .compile.pipeline import Options, compile_capture
-    from .compile.provenance import capture_digest
+    from .compile.pipeline import Options
+
+    seen = _commits_seen(source)
+    return _served(
+        source, window, options or Options(), cache, seen, _fingerprint(source, window, seen)
+    )
+
+
+def compile_windows_cached(
+    source: Source, windows: Sequence[Window], options: Options | None, cache: DocCache | None
+) -> list[tuple[Doc, bool]]:
+    """``[compile_window_cached(source, w, options, cache) for w in windows]``: the same
+    documents and cache entries, with every window's fingerprint taken first, at once,
+    where the store can (``fingerprints``: a screenpipe-style store's on two connections
+    side by side). The batch is taken under one commit mark, as one window's fingerprint
+    is: a window whose fingerprint the batch could not give (a commit landed meanwhile)
+    is served one by one."""
+    batch = getattr(source, "fingerprints", None)
+    if cache is None or len(windows) < 2 or not callable(batch):
+        return [compile_window_cached(source, w, options, cache) for w in windows]
+    from .compile.pipeline import Options
 
     opts = options or Options()
-    entry = cache.entry(source, window, opts)
     seen = _commits_seen(source)
-    fingerprint = _fingerprint(source, window, seen)
+    found = batch([(w.start_ms, w.end_ms) for w in windows]) if seen is not None else None
+    if not isinstance(found, list) or len(found) != len(windows) or _commits_seen(source) != seen:
+        found = [None] * len(windows)
+    return [
+        _served(source, w, opts, cache, seen, fp)
+        if isinstance(fp, str)
+        else compile_window_cached(source, w, opts, cache)
+        for w, fp in zip(windows, found, strict=True)
+    ]
+
+
+def _served(
+    source: Source,
+    window: Window,
+    opts: Options,
+    cache: DocCache,
+    seen: int | None,
+    fingerprint: str | None,
+) -> tuple[Doc, bool]:
+    """The window's document from ``cache``, else compiled and kept. ``fingerprint`` was
+    taken with the store's commit mark at ``seen`` and none landed until it was taken
+    (``_fingerprint``); it is stored beside the document only if none landed until the
+    rows were read either."""
+    from .compile.pipeline import compile_capture
+    from .compile.provenance import capture_digest
+
+    entry = cache.entry(source, window, opts)
     if fingerprint is not None:
         hit = cache.get(entry, fingerprint=fingerprint)
         if hit is not None:

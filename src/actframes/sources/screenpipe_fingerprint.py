@@ -32,6 +32,7 @@ detected of them go in too. A range's text is hashed once per state of the store
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 from collections.abc import Callable
 from functools import partial
@@ -39,6 +40,7 @@ from typing import Any
 
 from ..fast.fasthash import sha256
 from .base import fetch
+from .parallel_parts import made_at_once
 from .screenpipe_schema import Schema
 from .screenpipe_time import (
     UTC_SHAPE,
@@ -108,25 +110,69 @@ class RowsFingerprint:
     def window(self, span: Span) -> str | None:
         """The fingerprint of a read of ``span``; None when the store changed meanwhile."""
         version = self._fresh_memo()
-        s = self._s
         h = sha256(FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
+        for key, kept, make in self._plan(span):
+            h.update(self._part(key, partial(make, self)) if kept else make(self))
+        if self._data_version() != version:
+            return None
+        return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
+
+    def windows(self, spans: list[Span], conns: list[sqlite3.Connection]) -> list[str | None]:
+        """``[window(span) for span in spans]``, the parts made once each, at once, on this
+        connection and on ``conns`` (``parallel_parts``). All None when a commit landed
+        between this connection's first and last ``data_version``: only then are parts
+        read on several connections known to be of one state of the store."""
+        version = self._fresh_memo()
+        schema = self._schema_part()
+        plans = [self._plan(span) for span in spans]
+        todo: dict[PartKey, Callable[[RowsFingerprint], bytes]] = {}
+        for plan in plans:
+            for key, kept, make in plan:
+                if not (kept and key in self._memo):
+                    todo.setdefault(key, make)
+        workers = [self, *(self._on(conn) for conn in conns)]
+        made = made_at_once(todo, workers)
+        if self._data_version() != version:
+            return [None] * len(spans)
+        found: list[str | None] = []
+        for plan in plans:
+            h = sha256(FINGERPRINT_VERSION.encode())
+            h.update(schema)
+            for key, kept, _ in plan:
+                part = self._memo[key] if kept and key in self._memo else made[key]
+                if kept:
+                    self._memo[key] = part
+                h.update(part)
+            found.append(f"{FINGERPRINT_VERSION}:{h.hexdigest()}")
+        return found
+
+    def _plan(self, span: Span) -> list[tuple[PartKey, bool, Callable[[RowsFingerprint], bytes]]]:
+        """The parts of ``window(span)`` in hashing order: a key naming the rows, whether
+        it is kept for other windows (whole dates, the rows no date holds), and how a
+        fingerprinter (of any connection) makes it."""
+        s = self._s
+        parts: list[tuple[PartKey, bool, Callable[[RowsFingerprint], bytes]]] = []
         if s.frames_indexed and (s.events_indexed or not s.ecols):
             # Whole dates one index search each, shared between windows (a history's
             # days); the few hours at the edges, one query for all.
             edges = []
             for lo, hi in span.ranges:
                 if len(lo) == 10 and hi == after_prefix(lo):
-                    h.update(self._part((lo, hi), partial(self._rows_digest, [(lo, hi)])))
+                    parts.append(((lo, hi), True, partial(_rows_of, [(lo, hi)])))
                 else:
                     edges.append((lo, hi))
-            h.update(self._rows_digest(edges))
+            parts.append((("edges", repr(edges)), False, partial(_rows_of, edges)))
         else:  # one scan for all of them (in_ranges)
-            h.update(self._rows_digest(span.ranges))
-        h.update(self._part(("odd", ""), self._odd_digest))
-        if self._data_version() != version:
-            return None
-        return f"{FINGERPRINT_VERSION}:{h.hexdigest()}"
+            parts.append((("all", repr(span.ranges)), False, partial(_rows_of, span.ranges)))
+        parts.append((("odd", ""), True, _odd_of))
+        return parts
+
+    def _on(self, conn: sqlite3.Connection) -> RowsFingerprint:
+        """This fingerprinter reading through ``conn``, another connection of the store."""
+        other = copy.copy(self)
+        other._conn, other._memo = conn, {}
+        return other
 
     def kept(self, span: Span) -> str | None:
         """The fingerprint of the rows a read of ``span`` keeps (``Span.keeps_sql``: by
@@ -314,6 +360,17 @@ class RowsFingerprint:
         h.update(f"{label}:{n}:{','.join(str(len(t)) for t in texts)};".encode())
         for t in texts:
             h.update(t)
+
+
+PartKey = tuple[str, str]  # the rows a part of a fingerprint hashes (a range, "odd", ...)
+
+
+def _rows_of(ranges: list[tuple[str, str]], fp: RowsFingerprint) -> bytes:
+    return fp._rows_digest(ranges)
+
+
+def _odd_of(fp: RowsFingerprint) -> bytes:
+    return fp._odd_digest()
 
 
 def _key(ids_ok: bool) -> set[str]:

@@ -1,0 +1,58 @@
+"""Parts of a result made at once by several workers, each in a thread of its own.
+
+A worker is what one connection reads through (a fingerprinter of one read-only SQLite
+connection): SQLite works with the interpreter's lock released, so on more than one core
+the parts are made side by side. The first worker runs in the calling thread. Each part
+is taken by whichever worker is free next, in the order given; what is made does not
+depend on which worker made it, so neither does the result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
+
+W = TypeVar("W")
+K = TypeVar("K", bound=Hashable)
+
+
+def made_at_once(todo: dict[K, Callable[[W], bytes]], workers: Sequence[W]) -> dict[K, bytes]:
+    """``{key: make(worker)}`` for every part of ``todo``, each made once by one of the
+    ``workers``. The first error met is raised once every thread has stopped (a worker
+    takes no part after one failed)."""
+    items = iter(list(todo.items()))
+    lock = threading.Lock()
+    made: dict[K, bytes] = {}
+    errors: list[BaseException] = []
+
+    def work(worker: W) -> None:
+        while True:
+            with lock:
+                item = None if errors else next(items, None)
+            if item is None:
+                return
+            try:
+                part = item[1](worker)
+            except BaseException as exc:  # handed to the calling thread
+                with lock:
+                    errors.append(exc)
+                return
+            with lock:
+                made[item[0]] = part
+
+    # Only as many threads as there are parts to share: one part needs none.
+    threads = [
+        threading.Thread(target=work, args=(w,), daemon=True)
+        for w in workers[1 : max(1, len(todo))]
+    ]
+    for t in threads:
+        t.start()
+    try:
+        work(workers[0])
+    finally:
+        for t in threads:  # a connection is never left in use by a thread after return
+            t.join()
+    if errors:
+        raise errors[0]
+    return made
