@@ -193,7 +193,8 @@ class ResidentRoutines:
         watch = CommitWatch(self.path) if watched else None
         try:
             first = watch.first if watch is not None else None
-            # The fingerprints of the days not served by the token, on one connection.
+            # The fingerprints of the days not served by the token (on read-only
+            # connections of their own, a day on one of them).
             spans = [(w.start_ms, w.end_ms) for w in stale]
             fps = store_actions.steps_fingerprints(self.path, fam, spans)
             by_span = dict(zip(spans, fps, strict=True))

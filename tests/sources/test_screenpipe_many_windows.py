@@ -23,7 +23,13 @@ from actframes.compile.pipeline import Options
 from actframes.emit.json_out import to_json
 from actframes.errors import BusyError
 from actframes.model import Capture
-from actframes.sources import base, open_source, screenpipe_fingerprint
+from actframes.sources import (
+    base,
+    open_source,
+    screenpipe_fingerprint,
+    screenpipe_steps_fingerprint,
+)
+from actframes.sources.actions import steps_fingerprints
 from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.window import Window, day_window, span_window
 
@@ -287,3 +293,55 @@ def test_a_broken_row_is_reported_as_one_at_a_time(tmp_path: Path) -> None:
     assert rejected == [
         {"table": "frames", "reason": "not an ISO-8601 timestamp", "count": 1, "rows": "6"}
     ]
+
+
+@settings(max_examples=10, deadline=None)
+@given(ops)
+def test_steps_fingerprints_of_many_days_equal_each_day_alone(steps: list[tuple[Any, ...]]) -> None:
+    """Routines' day fingerprints (``sources.actions.steps_fingerprints``), the days shared
+    between two connections: each the string of that day fingerprinted alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _store(Path(tmp) / "store.db")
+        writer = sqlite3.connect(path)
+        try:
+            for op in [None, *steps]:
+                if op is not None:
+                    _apply(writer, op)
+                alone = [steps_fingerprints(path, "screenpipe", [b])[0] for b in BOUNDS]
+                assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone, op
+        finally:
+            writer.close()
+
+
+def test_steps_fingerprints_share_the_days_between_two_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _store(tmp_path / "store.db")
+    alone = [steps_fingerprints(path, "screenpipe", [b])[0] for b in BOUNDS]
+    opened: list[set[tuple[int, bool]]] = []
+    real = screenpipe_steps_fingerprint.connect_ro
+
+    def traced(p: Path, check_same_thread: bool = True) -> sqlite3.Connection:
+        conn = real(p, check_same_thread)
+        caller, seen = threading.get_ident(), set[tuple[int, bool]]()
+        opened.append(seen)
+        n = len(opened)
+
+        def trace(sql: str) -> None:  # a fingerprint's query: on which thread
+            if "json_group_array" in sql:
+                seen.add((n, threading.get_ident() != caller))
+
+        conn.set_trace_callback(trace)
+        return conn
+
+    monkeypatch.setattr(screenpipe_steps_fingerprint, "connect_ro", traced)
+    for _ in range(5):  # on a busy machine one thread may take every day; try again
+        opened.clear()
+        assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone
+        if len(opened) == 2 and all(opened):
+            break
+    assert len(opened) == 2 and all(len(seen) == 1 for seen in opened)
+    assert {next(iter(seen))[1] for seen in opened} == {False, True}  # caller and a thread
+    monkeypatch.setattr("actframes.sources.screenpipe_steps_fingerprint.os.cpu_count", lambda: 1)
+    opened.clear()
+    assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone and len(opened) == 1

@@ -15,15 +15,16 @@ from typing import TypeVar
 
 W = TypeVar("W")
 K = TypeVar("K", bound=Hashable)
+R = TypeVar("R")
 
 
-def made_at_once(todo: dict[K, Callable[[W], bytes]], workers: Sequence[W]) -> dict[K, bytes]:
+def made_at_once(todo: dict[K, Callable[[W], R]], workers: Sequence[W]) -> dict[K, R]:
     """``{key: make(worker)}`` for every part of ``todo``, each made once by one of the
     ``workers``. The first error met is raised once every thread has stopped (a worker
     takes no part after one failed)."""
     items = iter(list(todo.items()))
     lock = threading.Lock()
-    made: dict[K, bytes] = {}
+    made: dict[K, R] = {}
     errors: list[BaseException] = []
 
     def work(worker: W) -> None:

@@ -24,14 +24,17 @@ fingerprinted.
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from ..errors import SourceError
 from ..fast.fasthash import sha256
 from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
 from .exact_rows import json_row
+from .parallel_parts import made_at_once
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema, detect
 from .screenpipe_time import Span
@@ -46,27 +49,45 @@ _EVENT_COLS = (
 )  # fmt: skip
 
 
+# Connections that fingerprint the days at once (a thread each), at most one a core.
+THREADS = 2
+
+
 def fingerprints(path: Path, spans: Sequence[tuple[int, int]]) -> list[str | None]:
-    """For each [start_ms, end_ms) of ``spans``: the fingerprint of its steps' reads."""
+    """For each [start_ms, end_ms) of ``spans``: the fingerprint of its steps' reads. The
+    days are shared between ``min(THREADS, cores)`` read-only connections, a thread
+    each (``parallel_parts``): each day's fingerprint is taken, and checked against
+    commits, on one connection, as it would be alone."""
+    n = min(THREADS, os.cpu_count() or 1, len(spans))
+    conns: list[sqlite3.Connection] = []
     try:
-        conn = connect_ro(path)
-    except (sqlite3.DatabaseError, SourceError):
-        return [None] * len(spans)
-    try:
-        conn.execute("PRAGMA temp_store = MEMORY")
-        s = detect(conn, path)
-        rows = RowsFingerprint(conn, s)
-        parts = _Parts(conn, s)
-        return [_fingerprint(conn, rows, parts, a, b) for a, b in spans]
+        for _ in range(max(1, n)):
+            conns.append(connect_ro(path, check_same_thread=False))
+        workers = [_worker(conn, path) for conn in conns]
+        todo: dict[int, Callable[[_Worker], str | None]] = {
+            i: partial(_fingerprint, start_ms=a, end_ms=b) for i, (a, b) in enumerate(spans)
+        }
+        made = made_at_once(todo, workers)
+        return [made[i] for i in range(len(spans))]
     except (sqlite3.DatabaseError, SourceError):
         return [None] * len(spans)
     finally:
-        conn.close()
+        for conn in conns:
+            conn.close()
 
 
-def _fingerprint(
-    conn: sqlite3.Connection, rows: RowsFingerprint, parts: _Parts, start_ms: int, end_ms: int
-) -> str | None:
+_Worker = tuple[sqlite3.Connection, RowsFingerprint, "_Parts"]
+
+
+def _worker(conn: sqlite3.Connection, path: Path) -> _Worker:
+    conn.execute("PRAGMA temp_store = MEMORY")
+    s = detect(conn, path)
+    return conn, RowsFingerprint(conn, s), _Parts(conn, s)
+
+
+def _fingerprint(worker: _Worker, start_ms: int, end_ms: int) -> str | None:
+    """The fingerprint of the steps' reads of the span, on the worker's connection."""
+    conn, rows, parts = worker
     version = fetch(conn, "PRAGMA data_version", ())
     span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
     capture = rows.kept(span)
