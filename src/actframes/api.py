@@ -10,7 +10,7 @@ the store does not change for the window asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -147,6 +147,20 @@ class Store:
         with self._reading() as src, reading(src.path):
             doc, _ = compile_window_cached(src, window, options, disk)
         return doc
+
+    def compile_many(self, windows: Sequence[Window], options: Options | None = None) -> list[Doc]:
+        """``[compile(w, options) for w in windows]``, the same documents: the windows'
+        fingerprints are taken at once first (``cache.compile_windows_cached``; on a
+        screenpipe-style store, on two connections side by side)."""
+        if self._resident is not None:
+            return self._resident.documents(windows, options)
+        if self.disk is None or any(w.day is None for w in windows):
+            return [self.compile(w, options) for w in windows]
+        from .cache import compile_windows_cached
+        from .sources.base import reading
+
+        with self._reading() as src, reading(src.path):
+            return [doc for doc, _ in compile_windows_cached(src, windows, options, self.disk)]
 
     def render(
         self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import gc
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .cache import DocCache, compile_window_cached
+from .cache import DocCache, compile_window_cached, compile_windows_cached
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
 from .compile.provenance import capture_digest
@@ -82,6 +82,18 @@ class ResidentCache:
         """The window's document, from memory when the store has not changed for it."""
         opts = options or Options()
         return self._run(lambda: self._entry(window, opts).doc)
+
+    def documents(self, windows: Sequence[Window], options: Options | None = None) -> list[Doc]:
+        """``[document(w, options) for w in windows]``. The whole days held nowhere in
+        memory are first taken from the disk cache together (``compile_windows_cached``:
+        on a store that fingerprints many windows at once), as ``document`` takes each."""
+        opts = options or Options()
+
+        def run() -> list[Doc]:
+            self._from_disk([w for w in windows if _key(w, opts) not in self._entries], opts)
+            return [self._entry(w, opts).doc for w in windows]
+
+        return self._run(run)
 
     def render(
         self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
@@ -144,7 +156,7 @@ class ResidentCache:
     ) -> _Entry:
         """In the worker thread only. ``render``: the rendering asked with the document,
         made while the store checks a tail's mark (see below)."""
-        key = (window.start_ms, window.end_ms, window.tz, window.day, options)
+        key = _key(window, options)
         entry = self._entries.get(key)
         # The token is taken before anything is read: a write after it makes the next
         # call look again, never serves rows older than the token.
@@ -212,6 +224,24 @@ class ResidentCache:
         self.stats["compiled"] += 1
         return self._keep(key, _Entry(token, fingerprint, doc, kept), window)
 
+    def _from_disk(self, windows: list[Window], options: Options) -> None:
+        """In the worker thread only: the whole days of ``windows`` (none in memory) from
+        the disk cache at once and kept, as ``_entry`` keeps one it finds nowhere in
+        memory; only on a store whose fingerprints are taken many at once (and from its
+        rows: such an entry holds no fingerprint, ``_fingerprint``)."""
+        days = [w for w in windows if w.day is not None]
+        if self.disk is None or len(days) < 2:
+            return
+        token = self.watch.token(self._source)  # before anything is read
+        source = self._open(token)
+        rows_hashed = getattr(source, "fingerprint_reads_rows", False)
+        if not (rows_hashed and callable(getattr(source, "fingerprints", None))):
+            return
+        served = compile_windows_cached(source, days, options, self.disk)
+        for window, (doc, _) in zip(days, served, strict=True):
+            self.stats["compiled"] += 1
+            self._keep(_key(window, options), _Entry(token, None, doc), window)
+
     def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:
         if window.day is None:  # not a whole day: another window at the next call
             return entry
@@ -242,6 +272,10 @@ class ResidentCache:
             self._source = open_source(self.path, self.kind)
         self._source_token = token
         return self._source
+
+
+def _key(window: Window, options: Options) -> Hashable:
+    return (window.start_ms, window.end_ms, window.tz, window.day, options)
 
 
 def _identity(token: Hashable) -> Hashable:

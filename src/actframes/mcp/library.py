@@ -8,8 +8,9 @@ bytes a fresh compile gives. Library errors become one-line tool errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,6 +25,7 @@ from ..errors import ActframesError
 from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
+DAYS_AT_ONCE = 28  # days compiled in one batch by compile_days (the store keeps 40)
 MAX_ROUTINE_DAYS = 92  # routines need repetitions across days: a quarter at most
 _T = TypeVar("_T")
 
@@ -48,6 +50,16 @@ class Service:
         options = Options(min_active_s=round(min_minutes * 60))
         doc = self._guard(lambda: self.store.compile(window, options))
         return doc
+
+    def compile_days(self, days: list[str]) -> Iterator[tuple[str, Document]]:
+        """Each local day with its document, in order, ``DAYS_AT_ONCE`` at a time: the
+        days of a batch have their fingerprints taken together (``Store.compile_many``),
+        and no more documents are held at once than the store keeps anyway."""
+        for i in range(0, len(days), DAYS_AT_ONCE):
+            batch = days[i : i + DAYS_AT_ONCE]
+            windows = [self.window(day=d) for d in batch]
+            docs = self._guard(partial(self.store.compile_many, windows))
+            yield from zip(batch, docs, strict=True)
 
     def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
         """The window's document and its context block, both kept while it is unchanged

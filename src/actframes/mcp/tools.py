@@ -147,8 +147,7 @@ def get_frame(
 
         if not query_words(query):
             raise ToolError(f"query {query!r} has no word to look for")
-        for d in candidates:
-            doc = svc.compile(svc.window(day=d))
+        for d, doc in svc.compile_days(candidates):
             matches += [{"day": d, **hit} for hit in find_frames(doc, query, 10)]
         # Across days: most words matched, then most active; a stable sort keeps the
         # order of days_back (newest first) and of each day's ranking among equals.
