@@ -19,7 +19,9 @@ def write_json_atomically(path: Path, obj: Any, *, durable: bool = False) -> Non
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(obj, fh, ensure_ascii=False)
+                # dumps, not dump: only a whole-text encoding runs in C, about 4 times
+                # the Python encoder's speed (the same text).
+                fh.write(json.dumps(obj, ensure_ascii=False))
                 if durable:
                     fh.flush()
                     os.fsync(fh.fileno())
