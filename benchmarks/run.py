@@ -435,6 +435,7 @@ def bench_memory(ctx: Context) -> dict[str, Any]:
 
 
 HISTORY_TARGET_S = 1.0  # recompiling 61 days when only the last one changed
+HISTORY_RUNS = 5  # recompiles timed, each from the same cache (odd: the median is one)
 
 
 def _history_store(family: str) -> Path:
@@ -481,17 +482,29 @@ def _history(family: str) -> dict[str, Any]:
         writer.step()
         writer.close()
         table = "frames"
-    warm = json.loads(subprocess.run(script, capture_output=True, text=True, check=True).stdout)
+    # Each recompile starts from the cache as the first compile left it (a recompile
+    # keeps the changed day, so the next one would find nothing changed): the median of
+    # HISTORY_RUNS, which moves less with the machine's other work than one run.
+    kept = work / "cache-after-first"
+    shutil.copytree(cache, kept)
+    runs = []
+    for _ in range(HISTORY_RUNS):
+        shutil.rmtree(cache)
+        shutil.copytree(kept, cache)
+        out = subprocess.run(script, capture_output=True, text=True, check=True).stdout
+        runs.append(json.loads(out))
+    warm = sorted(runs, key=lambda r: float(r["seconds"]))[len(runs) // 2]
     with closing(sqlite3.connect(store)) as c:
         total_rows = int(c.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
     return {
         "rows": total_rows,
         "first_compile_s": cold["seconds"],
         "recompile_s": warm["seconds"],
+        "recompile_runs_s": [r["seconds"] for r in runs],
         "cache_hits": warm["hits"],
         "days": warm["days"],
         "ours": {"median_s": warm["seconds"], "peak_rss_mb": 0.0},
-        "target": f"recompile <= {HISTORY_TARGET_S:g} s",
+        "target": f"recompile <= {HISTORY_TARGET_S:g} s (median of {HISTORY_RUNS})",
         "met": warm["seconds"] <= HISTORY_TARGET_S,
     }
 
