@@ -97,26 +97,35 @@ def _traced(src: ScreenpipeSource, conns: dict[str, sqlite3.Connection]) -> set[
     return seen
 
 
-def test_the_parts_are_made_on_two_connections_in_two_threads(tmp_path: Path) -> None:
+def _meeting(real: Callable[..., Any]) -> Callable[..., Any]:
+    """``real``, whose first call in each thread waits until a second thread has made
+    its first call too: a run that makes every part in one thread fails (the wait times
+    out) instead of passing by luck; one that shares them always passes."""
+    meet, met = threading.Barrier(2, timeout=30), set()
+
+    def first_waits(*args: Any, **kwargs: Any) -> Any:
+        if threading.get_ident() not in met:
+            met.add(threading.get_ident())
+            meet.wait()
+        return real(*args, **kwargs)
+
+    return first_waits
+
+
+def test_the_parts_are_made_on_two_connections_in_two_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = _store(tmp_path / "store.db")
     with open_source(path) as one:
         singles = [one.fingerprint(a, b) for a, b in BOUNDS]  # type: ignore[attr-defined]
-    seen: set[tuple[str, bool]] = set()
-    # Whichever thread is free takes the next part: on a busy machine the calling thread
-    # may make them all; a few fresh tries see the other thread take its share.
-    for _ in range(5):
-        src = ScreenpipeSource(path)
-        try:
-            traced = _traced(src, {"main": src._conn, "other": src._bg_conn(0)})
-            assert src.fingerprints(BOUNDS) == singles
-            seen |= traced
-        finally:
-            src.close()
-        if ("other", True) in seen:
-            break
-    assert ("other", True) in seen and ("main", False) in seen
-    # Each connection is used by one thread only.
-    assert ("other", False) not in seen and ("main", True) not in seen
+    monkeypatch.setattr(
+        screenpipe_fingerprint, "_rows_of", _meeting(screenpipe_fingerprint._rows_of)
+    )
+    with ScreenpipeSource(path) as src:
+        seen = _traced(src, {"main": src._conn, "other": src._bg_conn(0)})
+        assert src.fingerprints(BOUNDS) == singles
+    # Each connection used by one thread: the reader's in the caller's, the other in its own.
+    assert seen == {("main", False), ("other", True)}
 
 
 def test_one_core_fingerprints_on_one_connection(
@@ -335,13 +344,13 @@ def test_steps_fingerprints_share_the_days_between_two_threads(
         return conn
 
     monkeypatch.setattr(screenpipe_steps_fingerprint, "connect_ro", traced)
-    for _ in range(5):  # on a busy machine one thread may take every day; try again
-        opened.clear()
-        assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone
-        if len(opened) == 2 and all(opened):
-            break
+    real_day = screenpipe_steps_fingerprint._fingerprint
+    monkeypatch.setattr(screenpipe_steps_fingerprint, "_fingerprint", _meeting(real_day))
+    assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone
+    # Two connections, each used by one thread: the caller's and another.
     assert len(opened) == 2 and all(len(seen) == 1 for seen in opened)
-    assert {next(iter(seen))[1] for seen in opened} == {False, True}  # caller and a thread
+    assert {next(iter(seen))[1] for seen in opened} == {False, True}
+    monkeypatch.setattr(screenpipe_steps_fingerprint, "_fingerprint", real_day)
     monkeypatch.setattr("actframes.sources.screenpipe_steps_fingerprint.os.cpu_count", lambda: 1)
     opened.clear()
     assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone and len(opened) == 1
