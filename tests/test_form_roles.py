@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 
 from actframes.capture.atspi_tree import BLANK_NAME_ROLES
-from actframes.form_roles import ATSPI_CONTENT_ROLES, holds_content, shown_name
+from actframes.form_roles import (
+    ATSPI_CONTENT_ROLES,
+    holds_content,
+    shown_element_name,
+    shown_name,
+)
 
 VALUE = "hunter2 is my password"
 
@@ -75,3 +80,29 @@ def test_every_content_role_is_blank_without_opt_in() -> None:
 def test_native_recorder_blanks_the_same_atspi_roles() -> None:
     assert BLANK_NAME_ROLES == ATSPI_CONTENT_ROLES
     assert all(holds_content(r) for r in BLANK_NAME_ROLES)
+
+
+# A click element's accessible name (screenpipe's element_name): as above, except that an
+# AT-SPI entry is named by its label (its contents are in the Text interface only).
+NAME_ROWS = [
+    ("entry", "E-mail", False, "E-mail"),
+    ("Entry", "E-mail", False, "E-mail"),
+    ("Edit", "4111 1111 1111 1111", False, ""),
+    ("Edit", "4111 1111 1111 1111", True, "4111 1111 1111 1111"),
+    ("Document", "the letter's body", False, ""),
+    ("ComboBox", "Germany", False, ""),
+    ("AXTextField", VALUE, False, ""),
+    ("text", "typed", False, ""),
+    ("PasswordText", "pw", False, ""),
+    ("Button", "OK", False, "OK"),
+    ("push button", "Submit", False, "Submit"),
+]
+
+
+@pytest.mark.parametrize(("role", "text", "include_text", "name"), NAME_ROWS)
+def test_element_name_shown_by_role_and_opt_in(
+    role: str, text: str, include_text: bool, name: str
+) -> None:
+    assert shown_element_name(role, text, include_text) == name
+    if role.casefold() != "entry":  # the one role whose name is told apart from its text
+        assert shown_element_name(role, text, include_text) == shown_name(role, text, include_text)

@@ -2,10 +2,11 @@
 
 Privacy by default: such an element keeps its role and bounds (a click on it still says
 "clicked a text field") but not its name, unless the operator opted in to typed text.
-The native recorder blanks these at capture (``capture/atspi_tree``). The screenpipe
-table says which of screenpipe's ``elements`` hold a field's contents; its reader reads
-no ``elements`` today (their bounds cannot be placed on the screen: SPEC.md §1.2b), and
-``shown_name`` is what any reader of them must apply.
+The native recorder blanks these at capture (``capture/atspi_tree``). screenpipe stores
+the element of a click as found (``ui_events.element_role``/``element_name``: on Windows
+UI Automation's Name, which an edit or document control may take from its contents), so
+its reader applies ``shown_name`` to every element name it takes
+(``sources/screenpipe_actions``; SPEC.md §1.2b).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 # element after its content; a terminal's name can be its last command.
 ATSPI_CONTENT_ROLES = frozenset(("password text", "terminal", "text"))
 
-# screenpipe's ``elements.role`` spellings whose ``text`` is the field's contents. Its
-# tree walkers store, per platform:
+# screenpipe's role spellings (``elements.role``, ``ui_events.element_role``) whose text
+# or name may be the field's contents. Its recorders store, per platform:
 # - macOS (AX): AXTextField, AXTextArea, AXComboBox take AXValue, the contents;
 #   AXSecureTextField is skipped by today's walker but kept here in case it is written;
 #   AXSearchField is a text field's subrole some builds report as its role.
@@ -48,3 +49,18 @@ def shown_name(role: str, name: str, include_text: bool) -> str:
     """The element's name as read, or "" where it may be a form value and the operator
     did not opt in to typed text."""
     return name if include_text or not holds_content(role) else ""
+
+
+# A click's element is told by its accessible name (screenpipe's ``element_name``), not
+# by a tree walker's text. An AT-SPI entry is named by its label, its contents being only
+# in its Text interface (the native recorder shows its name too): for its name alone the
+# tables above, which say where a walker's text may be contents, do not apply.
+NAMED_BY_LABEL = frozenset(("entry",))
+
+
+def shown_element_name(role: str, name: str, include_text: bool) -> str:
+    """A click element's accessible name as ``shown_name`` shows it, except that a role
+    named by its label keeps its name."""
+    if role.casefold() in NAMED_BY_LABEL:
+        return name
+    return shown_name(role, name, include_text)

@@ -5,7 +5,9 @@ screenpipe writes them: a ``text`` row is one typing burst (its characters; the 
 itself only when the operator opted in), a ``key`` row a shortcut, a click the real
 click — the accessibility look-up row written just after it (``click_count = 0``) only
 names the click's target (``screenpipe_clicks``) — and ``clipboard`` rows copy, cut or
-paste by ``modifiers``. Columns are discovered; absent ones read as NULL.
+paste by ``modifiers``. Columns are discovered; absent ones read as NULL. An element of a
+role that may be named by its contents (``form_roles``) keeps its role and loses its name
+unless the operator opted in to typed text, on the click row and the look-up row alike.
 
 No element trees and no screen sizes are returned: screenpipe's ``elements`` bounds are
 fractions (0–1) of a monitor or of a window whose place and size the store never
@@ -18,6 +20,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from ..form_roles import shown_element_name
 from ..model import TEXT, Action, Element, ScreenSize
 from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
@@ -91,7 +94,10 @@ def _read(
         count = 1
         text = None
         px, py = _int(x), _int(y)
-        target = clean_name(role) or None, clean_name(name) or None
+        # A field's name may be its contents (SPEC.md §1.2b): blanked unless opted in.
+        shown_role = clean_name(role)
+        name_shown = shown_element_name(shown_role, clean_name(name), include_text)
+        target = shown_role or None, name_shown or None
         if etype == "click" and clicks == 0:
             lookups.append(Lookup(ts, rid, px, py, *target))
             continue

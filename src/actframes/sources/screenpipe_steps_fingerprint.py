@@ -40,7 +40,8 @@ from .screenpipe_schema import Schema, detect
 from .screenpipe_time import Span
 
 # 2: clicks are no longer hit-tested against ``elements``, and ``element_bounds`` is read.
-STEPS_VERSION = "sp-steps-2"
+# 3: the names of elements whose role may hold a field's contents are blanked.
+STEPS_VERSION = "sp-steps-3"
 
 # The columns of ``ui_events`` the actions read beyond those of the capture's part
 # (``RowsFingerprint``: id, time, type, modifiers, text length, text_length, clicks, app).
