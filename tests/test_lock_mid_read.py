@@ -7,6 +7,7 @@ traceback; once the lock is released the same command succeeds."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -133,3 +134,32 @@ def test_a_lock_met_mid_read_says_try_again(
     holder.conn.close()
     code, out, err = _run(argv, capsys)  # released: the same command reads the store
     assert code == 0 and not err, err
+
+
+@pytest.mark.parametrize("given", ["--db", "--db=", "ACTFRAMES_DB"])
+def test_a_lock_met_outside_a_reader_still_names_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """A query whose failure no reader turned into its own error reaches the command
+    line's last resort, which still names the store, from ``--db`` or $ACTFRAMES_DB: one
+    line, 75. Here the screenpipe reader and the library's guard (``read_failed``,
+    ``reading``) pass SQLite's own error on, as a read outside them would."""
+    db = _screenpipe(tmp_path / "store.db")
+    holder = _Holder(db)
+    real = screenpipe.ScreenpipeSource._read
+    monkeypatch.setattr(screenpipe.ScreenpipeSource, "_read", _locking_first(holder, real))
+    monkeypatch.setattr(screenpipe, "read_failed", lambda path, exc: exc)
+    monkeypatch.setattr(base, "reading", lambda path: contextlib.nullcontext())
+    if given == "ACTFRAMES_DB":
+        monkeypatch.setenv("ACTFRAMES_DB", str(db))
+        where: tuple[str, ...] = ()
+    else:
+        where = (given, str(db)) if given == "--db" else (f"--db={db}",)
+    try:
+        code, out, err = _run((*DAY_ARGS, *where), capsys)
+        assert holder.held
+    finally:
+        holder.release()
+        holder.conn.close()
+    assert (code, out) == (TRY_AGAIN, "")
+    assert err == f"actframes: error: {db}: locked by another process; try again\n"

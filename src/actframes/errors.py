@@ -26,5 +26,10 @@ class BusyError(SourceError):
     exit_code = 75
 
 
+def locked_message(path: object) -> str:
+    """What a store another process holds locked says: its file, and to try again."""
+    return f"{path}: locked by another process; try again"
+
+
 # The exit status of an internal error (a bug): sysexits.h EX_SOFTWARE.
 INTERNAL_ERROR_EXIT = 70

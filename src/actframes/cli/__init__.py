@@ -24,7 +24,7 @@ _HELD = _HELD and gc.isenabled()
 if _HELD:
     gc.disable()
 
-from ..errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError  # noqa: E402
+from ..errors import INTERNAL_ERROR_EXIT, ActframesError, BusyError, locked_message  # noqa: E402
 from . import common  # noqa: E402
 from .fast_day import plain_day, run_plain  # noqa: E402
 
@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     global _HELD
     common.Process.entry = argv is None
     common.Process.exit_early = False  # set by this call's command, never an earlier one's
+    common.Process.store = None  # likewise
     plain = plain_day(sys.argv[1:] if argv is None else list(argv))
     if _HELD and (plain is None or argv is not None):
         gc.enable()  # not the one-shot day of this program: collect as usual
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None) -> None:
             _fail(*from_click)
         if type(exc).__name__ == "OperationalError" and "is locked" in str(exc):
             # A writer took the store's lock between two reads (sqlite3 not imported here).
-            _fail("the capture store is locked by another process; try again", BusyError.exit_code)
+            store = common.store_named(sys.argv[1:] if argv is None else list(argv))
+            _fail(locked_message(store or "the capture store"), BusyError.exit_code)
         if os.environ.get("ACTFRAMES_DEBUG"):
             raise
         _fail(

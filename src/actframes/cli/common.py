@@ -35,17 +35,20 @@ def default_db() -> Path:
     default place (named on stderr), or a one-line error listing several."""
     env = os.environ.get("ACTFRAMES_DB")
     if env:
-        return Path(env).expanduser()
+        Process.store = Path(env).expanduser()
+        return Process.store
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     native = Path(base) / "actframes" / "capture.db"
     if native.exists():
+        Process.store = native
         return native
     from ..sources.discover import discover
 
     found = [f for f in discover() if f.problem is None]
     if len(found) == 1:
         sys.stderr.write(f"actframes: reading {found[0].what} at {found[0].where}\n")
-        return Path(found[0].where)
+        Process.store = Path(found[0].where)
+        return Process.store
     if len(found) > 1:
         listed = ", ".join(f"{f.what} ({f.where})" for f in found)
         raise UsageError(f"several capture stores found; pick one with --db: {listed}")
@@ -261,6 +264,18 @@ class Process:
 
     entry = False  # main() runs as the program
     exit_early = False  # the command is done: end without the interpreter's teardown
+    store: Path | None = None  # the store default_db() chose (named in a late error)
+
+
+def store_named(args: list[str]) -> str | None:
+    """The store a command reads, for an error met outside its reader: ``--db``, else
+    the one ``default_db`` chose; None when neither is known."""
+    for k, arg in enumerate(args):
+        if arg == "--db" and k + 1 < len(args):
+            return str(Path(args[k + 1]).expanduser())
+        if arg.startswith("--db="):
+            return str(Path(arg[5:]).expanduser())
+    return str(Process.store) if Process.store is not None else None
 
 
 def one_shot() -> None:

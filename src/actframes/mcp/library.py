@@ -22,6 +22,7 @@ from ..doc_types import CommsView, Document
 from ..emit.context import to_context
 from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
+from ..sources.base import is_locked, locked
 from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
@@ -163,6 +164,8 @@ class Service:
         except ActframesError as exc:
             raise ToolError(one_line(str(exc))) from exc
         except Exception as exc:  # a locked or vanished store, a disk error
+            if is_locked(exc):  # a writer mid-transaction: busy, not broken
+                raise ToolError(str(locked(self.db))) from exc
             raise ToolError(one_line(f"{self.db}: cannot read ({exc})")) from exc
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from ..errors import BusyError, SourceError
+from ..errors import BusyError, SourceError, locked_message
 from ..model import Capture
 
 # Rows this far outside the requested window are read too, so a row just before the
@@ -153,7 +153,7 @@ def reading(path: Path) -> Iterator[None]:
 def locked(path: Path | str) -> BusyError:
     """The error of a store another process holds locked, met when it is opened or while
     it is read: one line, exit status 75 (try again)."""
-    return BusyError(f"{path}: locked by another process; try again")
+    return BusyError(locked_message(path))
 
 
 def read_failed(path: Path | str, exc: sqlite3.DatabaseError) -> SourceError:
