@@ -10,8 +10,8 @@ rows, per table:
 - ``ocr_text`` rows of those frames whose stored app may clean to nothing (the only
   frames whose app the reader takes from ``ocr_text``): frame, app, window, focus;
 - ``ui_events`` of every type (a row whose type changes to a counted one is in the
-  text): id, timestamp, type, modifiers, the length of the stored text (the only thing
-  read of it: typed text is never hashed), text_length, click_count, app.
+  text): id, timestamp, type, modifiers, the stored text's length by the reader's own
+  expression (``screenpipe_input.STORED_CHARS``; never the text), text_length, clicks, app.
 
 Each column of the rows is written by ``json_group_array`` (one JSON array per column,
 rows in the query's order) — NULL, an integer, text in quotes with its quotes and
@@ -41,6 +41,7 @@ from typing import Any
 from ..fast.fasthash import sha256
 from .base import fetch
 from .parallel_parts import made_at_once
+from .screenpipe_input import STORED_CHARS
 from .screenpipe_schema import Schema
 from .screenpipe_time import (
     UTC_SHAPE,
@@ -87,7 +88,7 @@ class RowsFingerprint:
             "id",
             "timestamp",
             *[
-                ("length(text_content)" if c == "text_content" else c) if c in s.ecols else "NULL"
+                (STORED_CHARS if c == "text_content" else c) if c in s.ecols else "NULL"
                 for c in (
                     "event_type",
                     "modifiers",
@@ -99,7 +100,7 @@ class RowsFingerprint:
             ],
         ]
         self._ocr_cols = ["frame_id", "app_name", *_cols(("window_name", "focused"), s.ocols)]
-        always = {"timestamp", "length(text_content)", "NULL"}
+        always = {"timestamp", STORED_CHARS, "NULL"}
         self._never_real = {
             "frames": always | _text_affinity(conn, "frames") | _key(s.frame_ids_ok),
             "events": always | _text_affinity(conn, "ui_events") | _key(s.event_ids_ok),

@@ -42,6 +42,12 @@ EVENT_KINDS: dict[str, str] = {
 CLIPBOARD_OPS: dict[int, str] = {ord("c"): "copy", ord("x"): "cut", ord("v"): "paste"}
 _CLIPBOARD_KINDS = {"copy": COPY, "cut": COPY, "paste": PASTE}
 
+# A text row's characters as the reader counts them: SQLite's length() — of text, its
+# characters up to the first NUL; of a blob, its bytes; of a number, its text's length.
+# The fingerprints hash this very expression (``screenpipe_fingerprint``), never the
+# text: the two agree for every stored value, a NUL and what follows it included.
+STORED_CHARS = "length(text_content)"
+
 ESTIMATE_NOTE = (
     "typed characters are estimated from text_length (UTF-8 bytes) where screenpipe"
     " stored no typed text: non-ASCII text counts more than once"
@@ -63,7 +69,7 @@ def event_sql(s: Schema) -> tuple[str, str, str]:
             "CASE WHEN event_type = 'clipboard' COLLATE NOCASE THEN 'clipboard:' ||"
             " coalesce(modifiers, '') ELSE event_type END"
         )
-    stored = "length(text_content)" if "text_content" in c else "NULL"
+    stored = STORED_CHARS if "text_content" in c else "NULL"
     nbytes = "text_length" if "text_length" in c else "NULL"
     chars = f"max(1, coalesce({stored}, {nbytes}, 1))"
     where = f" AND event_type COLLATE NOCASE IN ({types})"
