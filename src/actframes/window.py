@@ -55,6 +55,21 @@ def parse_day(text: str) -> date:
         raise WindowError(f"no such date: {text!r}") from exc
 
 
+# The words a day may be given as besides YYYY-MM-DD (the CLI's DATE, the MCP tools'
+# `day` and `until`), as days back from the local day "now" falls in.
+DAY_WORDS = {"today": 0, "yesterday": 1}
+
+
+def named_day(text: str, tz: str, now_ms: int) -> str:
+    """``text`` with a day word (any case) replaced by the local day it names at
+    ``now_ms`` in ``tz`` (the day's start as ``local_day_of`` has it); anything else is
+    returned as given, for ``parse_day`` to check."""
+    back = DAY_WORDS.get(text.lower())
+    if back is None:
+        return text
+    return (date.fromisoformat(local_day_of(now_ms, tz)) - timedelta(days=back)).isoformat()
+
+
 class DayStart:
     """When a day begins, in minutes after local midnight: 0 unless the CLI's
     --day-start says otherwise (for people whose day ends after midnight; ActivityWatch's

@@ -127,14 +127,12 @@ def today(tz: str) -> str:
     return local_day_of(now_ms(), tz)
 
 
-# The words a DATE may be besides YYYY-MM-DD, as days back from today.
-DAY_WORDS = {"today": 0, "yesterday": 1}
-
-
 def local_day(text: str | None, tz: str) -> str:
     """A DATE as given: YYYY-MM-DD as it is, "today" or "yesterday" in ``tz``; default
     today."""
     from datetime import date, timedelta
+
+    from ..window import DAY_WORDS  # the words a DATE may be besides YYYY-MM-DD
 
     back = DAY_WORDS.get(("today" if text is None else text).lower())  # "" is no day
     if back is None:

@@ -23,7 +23,7 @@ from ..emit.context import to_context
 from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
 from ..sources.base import is_locked, locked
-from ..window import MAX_SPAN_DAYS, Window, local_day_of, parse_day, resolve
+from ..window import MAX_SPAN_DAYS, Window, local_day_of, named_day, parse_day, resolve
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
 DAYS_AT_ONCE = 28  # days compiled in one batch by compile_days (the store keeps 40)
@@ -44,6 +44,17 @@ class Service:
 
     def today(self) -> str:
         return local_day_of(self.now_ms(), self.tz)
+
+    def day(self, text: str, name: str = "day") -> str:
+        """A tool's ``name`` argument as YYYY-MM-DD: "today" and "yesterday" (any case)
+        are the server's zone's local days at this call; anything else must be a date."""
+        resolved = named_day(text, self.tz, self.now_ms())
+        try:
+            parse_day(resolved)
+        except ActframesError as exc:
+            what = one_line(str(exc)).replace("(YYYY-MM-DD)", "(YYYY-MM-DD, today or yesterday)")
+            raise ToolError(f"{name}: {what}") from exc
+        return resolved
 
     def compile(self, window: Window, min_minutes: float = 0) -> Document:
         if not 0 <= min_minutes <= 24 * 60:
@@ -98,7 +109,7 @@ class Service:
             return resolve(
                 tz=self.tz,
                 now_ms=self.now_ms(),
-                day=day,
+                day=None if day is None else self.day(day),
                 hours=hours,
                 since=since,
                 until=until,
@@ -127,7 +138,7 @@ class Service:
 
         if not 1 <= days <= MAX_ROUTINE_DAYS:
             raise ToolError(f"days must be between 1 and {MAX_ROUTINE_DAYS}")
-        last = until if until is not None else self.today()
+        last = self.day(until, "until") if until is not None else self.today()
 
         def mine() -> list[dict[str, Any]]:
             parse_day(last)
@@ -150,10 +161,7 @@ class Service:
     def days_back(self, days: int, until: str | None = None) -> list[str]:
         if not 1 <= days <= MAX_SEARCH_DAYS:
             raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
-        try:
-            last = parse_day(until) if until is not None else date.fromisoformat(self.today())
-        except ActframesError as exc:
-            raise ToolError(one_line(str(exc))) from exc
+        last = date.fromisoformat(self.today() if until is None else self.day(until, "until"))
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
 
     def _guard(self, call: Callable[[], _T]) -> _T:

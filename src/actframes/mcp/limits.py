@@ -13,7 +13,10 @@ from .library import MAX_ROUTINE_DAYS, MAX_SEARCH_DAYS
 MIN_BUDGET, MAX_BUDGET = 100, 100_000
 
 Hours = Annotated[float, Field(gt=0, le=MAX_HOURS, description="hours back from now")]
-Day = Annotated[str, Field(description="a local day, YYYY-MM-DD")]
+# "today" and "yesterday" are resolved in the server's zone (--tz) when the call comes.
+Day = Annotated[
+    str, Field(description="a local day: YYYY-MM-DD, today or yesterday (in the server's zone)")
+]
 Days = Annotated[int, Field(ge=1, le=MAX_SEARCH_DAYS)]
 RoutineDays = Annotated[int, Field(ge=1, le=MAX_ROUTINE_DAYS)]
 Budget = Annotated[int, Field(ge=MIN_BUDGET, le=MAX_BUDGET, description="o200k tokens")]

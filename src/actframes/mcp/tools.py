@@ -59,7 +59,7 @@ def get_context(
     Coverage, away time, time per app and site (the whole ledger), the longest frame,
     viewed documents and pull requests, and one line per frame (the least active are
     left out to fit budget_tokens, in o200k tokens). Window: the last `hours`, a local
-    `day` (YYYY-MM-DD), or `since`/`until`; default the last 2 hours.
+    `day` (YYYY-MM-DD, today or yesterday), or `since`/`until`; default the last 2 hours.
     """
     if not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
         raise ToolError(f"budget_tokens must be between {MIN_BUDGET} and {MAX_BUDGET}")
@@ -89,7 +89,7 @@ def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
     """Coverage, time per app and site, and the most-viewed entities of one day.
 
     Entities are typed references: pull requests, documents, channels, files … of a
-    local `day` (YYYY-MM-DD, default today).
+    local `day` (YYYY-MM-DD, today or yesterday; default today).
     """
     doc = svc.compile(svc.window(day=day))
     top = sorted(doc["viewed"], key=lambda v: (-v["views"], v["first"]))[:15]
@@ -140,6 +140,8 @@ def get_frame(
         raise ToolError("give frame_id or query (one of them)")
     if not 1 <= days <= MAX_SEARCH_DAYS:
         raise ToolError(f"days must be between 1 and {MAX_SEARCH_DAYS}")
+    if day is not None:
+        day = svc.day(day)  # "today" and "yesterday" too, named in messages as the date
     candidates = [day] if day is not None else svc.days_back(days)
     matches: list[dict[str, Any]] = []
     if query is not None:
@@ -179,11 +181,11 @@ def get_communications(
 ) -> CallToolResult:
     """Who and where: the user's e-mail, chat, meeting and social-inbox surfaces.
 
-    For a local `day` (YYYY-MM-DD, default today) or `since`/`until`: per surface
-    (kind, app, site) its active seconds (the ledger's), visits, first and last time,
-    input counts and the conversations its window titles and URLs name (a channel, a
-    thread's subject, a person, a meeting), each with its own seconds, visits and
-    frame ids. Titles only: message bodies are never read.
+    For a local `day` (YYYY-MM-DD, today or yesterday; default today) or
+    `since`/`until`: per surface (kind, app, site) its active seconds (the ledger's),
+    visits, first and last time, input counts and the conversations its window titles
+    and URLs name (a channel, a thread's subject, a person, a meeting), each with its
+    own seconds, visits and frame ids. Titles only: message bodies are never read.
     """
     from ..emit.comms_text import to_comms_context
 
@@ -197,7 +199,7 @@ def search_activity(
     """Frames whose app, site, titles or page entities match a query, with ids and times.
 
     Case-insensitive substring match over the `days` local days up to `until`
-    (YYYY-MM-DD, default today), newest first.
+    (YYYY-MM-DD, today or yesterday; default today), newest first.
     """
     q = query.strip().casefold()
     if not q:
