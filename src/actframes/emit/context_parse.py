@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from .context import APPS_HEAD, INPUT_ABBR, LEDGER_HEAD, SEP, VIEWED_HEAD
+from .context import APPS_HEAD, INPUT_ABBR, LEDGER_HEAD, NO_INPUT, SEP, VIEWED_HEAD
 
 
 class ContextParseError(ValueError):
@@ -134,16 +134,19 @@ def _parse_header(line: str) -> dict[str, Any]:
 
 
 def _parse_coverage(line: str) -> dict[str, Any]:
-    parts = split_fields(line[len("coverage ") :])
+    parts: list[str | None] = [*split_fields(line[len("coverage ") :])]
+    if parts[-1] == NO_INPUT:  # a source that records no input: its counts are unknown
+        parts[-1:] = [None, None]
     span, active, rows, events, un = parts
+    assert span is not None and active is not None and rows is not None
     first, last = _split_span(span) if span != "none" else (None, None)
     return {
         "first": first,
         "last": last,
         "active_s": parse_dur(active.removeprefix("active ")),
         "rows": int(rows.split()[0]),
-        "input_events": int(events.split()[0]),
-        "unattributed": int(un.removeprefix("unattributed ")),
+        "input_events": None if events is None else int(events.split()[0]),
+        "unattributed": None if un is None else int(un.removeprefix("unattributed ")),
     }
 
 

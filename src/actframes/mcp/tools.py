@@ -14,6 +14,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
+from ..compile.disclosures import NO_INPUT_SPOT
 from ..doc_types import Document, Frame
 from ..emit.context import DEFAULT_BUDGET
 from ..emit.json_out import to_json
@@ -31,6 +32,10 @@ from .limits import (
     MinMinutes,
     RoutineDays,
 )
+
+# Said, and given as null counts, for a source that records no input (its document's blind
+# spot): an agent reading "0 keys" would conclude that nothing was typed.
+NO_INPUT = "input not recorded by this source (its counts are unknown, not zero)"
 
 NOTICE = (
     "Measured activity from screen capture, compiled by deterministic rules (not inferred). "
@@ -93,10 +98,14 @@ def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
     """
     doc = svc.compile(svc.window(day=day))
     top = sorted(doc["viewed"], key=lambda v: (-v["views"], v["first"]))[:15]
+    recorded = input_recorded(doc)
+    ledger: list[Any] = (
+        doc["ledger"] if recorded else [{**e, "keys": None, "clicks": None} for e in doc["ledger"]]
+    )
     summary = {
         "window": doc["window"],
         "coverage": doc["coverage"],
-        "ledger": doc["ledger"],
+        "ledger": ledger,
         "top_entities": top,
     }
     lines = [
@@ -104,9 +113,12 @@ def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
         f"active {doc['coverage']['active_s']} s over {doc['coverage']['rows']} rows",
         "ledger:",
     ]
+    if not recorded:
+        summary["input"] = NO_INPUT
+        lines[-1] = f"ledger ({NO_INPUT}):"
     lines += [
-        f"- {e['app']}{' / ' + e['site'] if e.get('site') else ''}: "
-        f"{e['active_s']} s, {e['keys']} keys, {e['clicks']} clicks"
+        f"- {e['app']}{' / ' + e['site'] if e.get('site') else ''}: {e['active_s']} s"
+        + (f", {e['keys']} keys, {e['clicks']} clicks" if recorded else "")
         for e in doc["ledger"]
     ]
     lines += ["most viewed:"] + [
@@ -166,7 +178,10 @@ def get_frame(
         doc = svc.compile(svc.window(day=d))
         frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
         if frame is not None:
-            found: dict[str, Any] = {"frame": frame, "rows": evidence_rows(svc, doc, frame)}
+            rows = evidence_rows(svc, doc, frame)
+            found: dict[str, Any] = {"frame": frame, "rows": rows}
+            if not input_recorded(doc):
+                found = {"frame": {**frame, "input": None}, "input": NO_INPUT, "rows": rows}
             if include_steps:
                 found["steps"] = svc.steps(frame_id, d)
             if query is not None:
@@ -290,6 +305,11 @@ def get_routine(
     """
     r = svc.routine(routine_id, days, until, min_days)
     return result(json.dumps(r, ensure_ascii=False), {"routine": r})
+
+
+def input_recorded(doc: Document) -> bool:
+    """Whether the document's source records input (else its counts are zeros, unknown)."""
+    return NO_INPUT_SPOT not in doc["blind_spots"]
 
 
 def _match(frame: Frame, q: str) -> list[str]:
