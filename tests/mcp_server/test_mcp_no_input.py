@@ -89,7 +89,7 @@ def test_activitywatch_input_is_not_recorded_rather_than_zero(aw_store: tuple[Pa
 
     block = r["context"].structured_content["block"]
     assert "coverage " in block and " · input not recorded\n" in block
-    assert "input: not recorded by this source" in block
+    assert "input not recorded by this source (- is unknown)" in block.splitlines()[1]
     assert "input events" not in block and "unattributed" not in block
     # The block is the one `actframes day --format context` prints.
     assert block == cli_context(db, day)
