@@ -290,7 +290,7 @@ class Surface(TypedDict):
     visits: int
     first: str
     last: str
-    input: InputCounts
+    input: InputCounts | None  # None: the source records no input
     conversations: list[Conversation]
     omitted: NotRequired[ConversationsOmitted]
     unnamed_s: int

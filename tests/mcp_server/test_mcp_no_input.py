@@ -22,13 +22,14 @@ MHACKS_DAY = "2023-11-19"
 
 
 def aw_export(path: Path) -> Path:
-    """Half an hour in an editor and a browser, with the AFK watcher's not-afk time."""
+    """Half an hour in an editor, a browser and a chat, with the AFK watcher's not-afk time."""
     window = [
         ev(T9, 600, app="Code", title="model.py — actframes"),
         ev(T9 + 600_000, 900, app="Firefox", title="Fix proxy auth · PR #6712"),
         ev(T9 + 1_500_000, 300, app="Code", title="model.py — actframes"),
+        ev(T9 + 1_800_000, 240, app="Slack", title="#eng - Acme - Slack"),
     ]
-    afk = [ev(T9, 1800, status="not-afk")]
+    afk = [ev(T9, 2040, status="not-afk")]
     buckets = [
         bucket("aw-watcher-window_desk", "currentwindow", "desk", window),
         bucket("aw-watcher-afk_desk", "afkstatus", "desk", afk),
@@ -50,10 +51,16 @@ def aw_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, str]
     return export_to_sqlite(export, tmp_path / "sqlite.db"), DAY
 
 
-def cli_context(db: Path, day: str) -> str:
-    args = ["day", day, "--db", str(db), "--tz", TZ, "--format", "context", "--no-cache"]
+def cli_context(db: Path, day: str, command: str = "day", fmt: str = "context") -> str:
+    args = [command, day, "--db", str(db), "--tz", TZ, "--format", fmt]
     out = subprocess.run(
-        [sys.executable, "-m", "actframes.cli", *args],
+        [
+            sys.executable,
+            "-m",
+            "actframes.cli",
+            *args,
+            *(["--no-cache"] if command == "day" else []),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -69,6 +76,7 @@ def tools(db: Path, day: str) -> dict[str, Any]:
         doc = (await c.call_tool("get_activity", {"day": day})).structured_content["document"]
         frame_id = max(doc["frames"], key=lambda f: f["active_s"])["id"]
         out["frame"] = await c.call_tool("get_frame", {"frame_id": frame_id, "day": day})
+        out["comms"] = await c.call_tool("get_communications", {"day": day})
         return out
 
     return with_client(db, body)
@@ -98,6 +106,11 @@ def test_activitywatch_input_is_not_recorded_rather_than_zero(aw_store: tuple[Pa
     assert found["frame"]["input"] is None and "not recorded" in found["input"]
     assert '"input": null' in text(r["frame"])
 
+    surfaces = r["comms"].structured_content["communications"]["surfaces"]
+    assert surfaces and all(s["input"] is None for s in surfaces)
+    md = cli_context(db, day, "comms", "md")
+    assert "input not recorded" in md and " keys" not in md
+
 
 def test_a_store_that_records_input_keeps_its_counts_and_its_bytes(tmp_path: Path) -> None:
     db = build(tmp_path / "g.db")
@@ -112,3 +125,5 @@ def test_a_store_that_records_input_keeps_its_counts_and_its_bytes(tmp_path: Pat
     assert block == (GOLDEN / "context.txt").read_text(encoding="utf-8") == cli_context(db, DAY)
     found = r["frame"].structured_content
     assert "input" not in found and isinstance(found["frame"]["input"], dict)
+    [slack] = r["comms"].structured_content["communications"]["surfaces"]
+    assert slack["input"]["clicks"] == 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..doc_types import CommsView, Conversation, Surface, WindowInfo
+from ..doc_types import CommsView, Conversation, InputCounts, Surface, WindowInfo
 from .durations import fmt_dur
 
 View = CommsView
@@ -25,6 +25,15 @@ def _name(c: Conversation) -> str:
 
 def _where(s: Surface) -> str:
     return str(s["app"]) + (f" · {s['site']}" if s.get("site") else "")
+
+
+def _input(counts: InputCounts | None) -> str:
+    """Keys and clicks, or that the source records none (never 0 for unknown)."""
+    return (
+        "input not recorded"
+        if counts is None
+        else f"{counts['keys']} keys, {counts['clicks']} clicks"
+    )
 
 
 def _count(n: int, noun: str) -> str:
@@ -60,7 +69,7 @@ def to_comms_markdown(view: View) -> str:
         )
         out.append(
             f"{_hm(s['first'])}–{_hm(s['last'])} · {_count(s['visits'], 'visit')} · "
-            f"{inp['keys']} keys, {inp['clicks']} clicks{part} · frames {s['evidence']['frames']}"
+            f"{_input(inp)}{part} · frames {s['evidence']['frames']}"
         )
         if s["conversations"]:
             out += ["", "| Conversation | Active | Visits | First–last | Frames |"]
