@@ -94,7 +94,8 @@ def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
     """Coverage, time per app and site, and the most-viewed entities of one day.
 
     Entities are typed references: pull requests, documents, channels, files … of a
-    local `day` (YYYY-MM-DD, today or yesterday; default today).
+    local `day` (YYYY-MM-DD, today or yesterday; default today). Input a source does not
+    record (ActivityWatch) is said to be not recorded, its counts null, never 0.
     """
     doc = svc.compile(svc.window(day=day))
     top = sorted(doc["viewed"], key=lambda v: (-v["views"], v["first"]))[:15]
