@@ -3,6 +3,7 @@ when the call comes, through the SDK's own client over stdio."""
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ def test_today_and_yesterday_are_the_servers_local_days(db: Path) -> None:
         out["patterns"] = await c.call_tool("get_patterns", {"days": 2, "until": "yesterday"})
         out["routines"] = await c.call_tool("list_routines", {"days": 3, "until": "today"})
         out["frame"] = await c.call_tool("get_frame", {"frame_id": "F999", "day": "yesterday"})
+        out["prompt"] = await c.get_prompt("recap_day", {"day": "today"})
+        out["resource"] = await c.read_resource("actframes://day/yesterday")
         after = local_date()
         # The same days asked for by their dates, for the bytes to compare with.
         for d in {before, after}:
@@ -75,6 +78,8 @@ def test_today_and_yesterday_are_the_servers_local_days(db: Path) -> None:
     assert r["comms"].structured_content["communications"]["window"]["day"] in yesterdays
     assert {h["day"] for h in r["search"].structured_content["hits"]} <= days
     assert r["patterns"].structured_content["last"] in yesterdays
+    assert any(f"Recap what I did on {d}," in r["prompt"].messages[0].content.text for d in days)
+    assert json.loads(r["resource"].contents[0].text)["window"]["day"] in yesterdays
     assert r["frame"].is_error
     assert any(f"no frame F999 in day {y}" in text(r["frame"]) for y in yesterdays)
 

@@ -20,8 +20,9 @@ def context_today(svc: Service) -> str:
 
 
 def recap_day(svc: Service, day: str) -> str:
-    """Ask for a recap of one local day (YYYY-MM-DD), grounded in its measured context
-    block."""
+    """Ask for a recap of one local day (YYYY-MM-DD, today or yesterday), grounded in its
+    measured context block."""
+    day = svc.day(day)  # a word is recapped as the date it names
     block = to_context(svc.compile(svc.window(day=day)))
     return (
         f"Recap what I did on {day}, using only the measured activity below. Name the "
