@@ -294,3 +294,15 @@ def test_source_without_input_says_so() -> None:
     doc2 = compile_(cap([snap(1, 0, "Code"), snap(2, 30, "Slack")], [ev(1, 1, "key", "Code")]))
     label2 = Page(to_html(doc2)).by_class("bar")[0]["attrs"]["aria-label"]
     assert "1 keys, 0 clicks" in label2
+    # A source that records input, on a day with none: its zeros are measured.
+    doc3 = compile_(cap([snap(1, 0, "Code"), snap(2, 30, "Slack")], []))
+    assert doc3["coverage"]["input_events"] == 0
+    label3 = Page(to_html(doc3)).by_class("bar")[0]["attrs"]["aria-label"]
+    assert "0 keys, 0 clicks" in label3
+
+
+def test_script_tells_unmeasured_input_by_the_blind_spot() -> None:
+    from actframes.compile.disclosures import NO_INPUT_SPOT
+    from actframes.emit.html_assets import SCRIPT
+
+    assert f"indexOf({json.dumps(NO_INPUT_SPOT)})" in SCRIPT

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+
+from ..compile.disclosures import NO_INPUT_SPOT
 
 CSS = """
 :root{--label:15rem;--lane:22px;--ink:#1d2330;--muted:#5b6475;--line:#d9dde5;
@@ -112,7 +115,9 @@ SCRIPT = """
   var day = w.day || w.start.slice(0, 10);
   var wide = window.matchMedia("(min-width: 641px)");
   var current = null;
-  var measured = doc.coverage.input_events > 0;
+  // Input is unmeasured where the source records none (its blind spot says so), not
+  // where a day merely had none.
+  var measured = (doc.blind_spots || []).indexOf(NO_INPUT_SPOT) < 0;
 
   function time(iso) {
     return iso.slice(0, 10) === day ? iso.slice(11, 19)
@@ -234,7 +239,7 @@ SCRIPT = """
   });
   window.addEventListener("resize", function () { if (current) { place(current); } });
 })();
-"""
+""".replace("NO_INPUT_SPOT", json.dumps(NO_INPUT_SPOT), 1)
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "

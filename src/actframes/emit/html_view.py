@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from html import escape
 
+from ..compile.disclosures import NO_INPUT_SPOT
 from ..doc_types import Frame, LedgerEntry, RejectedRows
 from .durations import fmt_dur
 from .html_layout import (
@@ -44,9 +45,10 @@ class HtmlView:
         self.frames: list[Frame] = doc["frames"]
         self.lanes = lanes(doc)
         self.colours = lane_colours(doc)
-        # A window with no input events at all (ActivityWatch records none) shows input
-        # as "none recorded" rather than as rows of zeros that look measured.
-        self.has_input = doc["coverage"]["input_events"] > 0
+        # A source that records no input (ActivityWatch) shows input as "none recorded"
+        # rather than as rows of zeros that look measured; a day that merely had no
+        # input shows its zeros.
+        self.has_input = NO_INPUT_SPOT not in doc["blind_spots"]
 
     def colour(self, app: str, site: str | None) -> str:
         return self.colours.get((app, site), "#79706e")
