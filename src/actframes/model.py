@@ -240,6 +240,9 @@ class Action(NamedTuple):
     element_name: str | None = None
     text: str | None = None  # only when the operator opted in
     count: int = 1  # type: ignore[assignment]  # a field, shadowing tuple.count on purpose
+    # The store named the element, but its name may be a field's contents and the operator
+    # did not opt in (form_roles): the click is still recorded, its name not shown.
+    name_withheld: bool = False
 
 
 class Element(NamedTuple):

@@ -69,8 +69,11 @@ def test_reader_blanks_content_names_and_keeps_the_rest(store: tuple[Path, list[
         ("Document", SECRETS[1]),
         ("AXTextField", SECRETS[2]),
     ]
+    # The withheld names are marked so (the clicks stay recorded), the shown ones not.
+    assert [x.name_withheld for x in private if x.kind == "click"][:4] == [True] * 3 + [False]
+    assert not any(x.name_withheld for x in shown)
     # Only names change: the same actions, in the same order, otherwise.
-    assert [x._replace(element_name=None) for x in private] == [
+    assert [x._replace(element_name=None, name_withheld=False) for x in private] == [
         x._replace(element_name=None) for x in shown
     ]
 
@@ -95,6 +98,10 @@ def test_steps_show_the_field_not_its_contents(store: tuple[Path, list[int]]) ->
         {"role": "AXTextField", "name": ""},
         {"role": "Button", "name": "OK"},
     ]
+    # The store recorded each element: a withheld name does not make the click a guess.
+    assert {(s["method"], s["confidence"]) for s in private if s["op"] == "click"} == {
+        ("recorded", "high")
+    }
 
 
 def test_patterns_and_routines_show_no_contents(store: tuple[Path, list[int]]) -> None:

@@ -120,8 +120,8 @@ CASES: list[tuple[str, list[Node], Rect, bool, Writer, dict[str, str] | None, st
         "windows-click-inside-the-focused-field",
         WIN_TREE, WIN_MONITOR, False,
         lambda s, t: click_windows(s, t, 520, 310, "App", NAME_FIELD, None),
-        # An edit's name may be its contents: its role only, and no recorded name.
-        {"role": "Edit", "name": ""}, "unresolved",
+        # An edit's name may be its contents: its role only; recorded, the name withheld.
+        {"role": "Edit", "name": ""}, "recorded",
     ),
     (
         "windows-field-right-edge-is-outside",  # half-open: x + width is not in the box
@@ -141,7 +141,7 @@ CASES: list[tuple[str, list[Node], Rect, bool, Writer, dict[str, str] | None, st
         "windows-focused-without-bounds-is-kept",  # the store cannot tell: as recorded
         WIN_TREE, WIN_MONITOR, False,
         lambda s, t: click_windows(s, t, 1300, 716, "App", ("Edit", "Name", None), None),
-        {"role": "Edit", "name": ""}, "unresolved",
+        {"role": "Edit", "name": ""}, "recorded",
     ),
     (
         "linux-relative-moves-never-hit-test",

@@ -96,13 +96,19 @@ def _read(
         px, py = _int(x), _int(y)
         # A field's name may be its contents (SPEC.md §1.2b): blanked unless opted in.
         shown_role = clean_name(role)
-        name_shown = shown_element_name(shown_role, clean_name(name), include_text)
+        stored_name = clean_name(name)
+        name_shown = shown_element_name(shown_role, stored_name, include_text)
+        withheld = bool(stored_name) and not name_shown
         target = shown_role or None, name_shown or None
         if etype == "click" and clicks == 0:
-            lookups.append(Lookup(ts, rid, px, py, *target))
+            lookups.append(Lookup(ts, rid, px, py, *target, withheld))
             continue
         if etype == "click":
             target = own_target(*target, parse_bounds(box), px, py)
+            # a click row whose element lies elsewhere keeps no element at all
+            withheld = withheld and target != (None, None)
+        else:
+            withheld = False
         if etype == "clipboard":
             kind = clipboard_op(mods)  # copy, cut or paste
             text = txt if include_text and isinstance(txt, str) and txt else None
@@ -127,6 +133,7 @@ def _read(
                 *target,
                 text,
                 count,
+                withheld,
             )
         )
     out.sort(key=lambda a: (a.ts_ms, a.event_id))

@@ -42,6 +42,7 @@ class Lookup(NamedTuple):
     y: int | None
     role: str | None
     name: str | None
+    name_withheld: bool = False
 
 
 class Box(NamedTuple):
@@ -102,8 +103,10 @@ def name_clicks(actions: list[Action], lookups: Sequence[Lookup]) -> list[Action
                 if r.row_id in used or (r.x, r.y) != (a.x, a.y):
                     continue
                 used.add(r.row_id)
-                if r.role is not None or r.name is not None:
-                    a = a._replace(element_role=r.role, element_name=r.name)
+                if r.role is not None or r.name is not None or r.name_withheld:
+                    a = a._replace(
+                        element_role=r.role, element_name=r.name, name_withheld=r.name_withheld
+                    )
                 break
         out.append(a)
     return out

@@ -117,7 +117,7 @@ def resolve_click(
     action: Action, elements: Sequence[Element], screens: Mapping[str, ScreenSize]
 ) -> Resolution:
     """How sure we are of a click's target, and which element it was."""
-    if action.element_name:
+    if action.element_name or action.name_withheld:
         return Resolution(RECORDED, HIGH)
     if action.x is None or action.y is None:
         return Resolution(UNRESOLVED, LOW)
