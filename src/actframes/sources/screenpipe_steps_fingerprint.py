@@ -41,6 +41,7 @@ from .screenpipe_time import Span
 
 # 2: clicks are no longer hit-tested against ``elements``, and ``element_bounds`` is read.
 # 3: the names of elements whose role may hold a field's contents are blanked.
+# 4: a click whose element's name is blanked stays recorded (``Action.name_withheld``).
 STEPS_VERSION = "sp-steps-4"
 
 # The columns of ``ui_events`` the actions read beyond those of the capture's part
