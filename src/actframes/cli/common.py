@@ -130,21 +130,14 @@ def today(tz: str) -> str:
 def local_day(text: str | None, tz: str) -> str:
     """A DATE as given: YYYY-MM-DD as it is, "today" or "yesterday" in ``tz``; default
     today."""
-    from datetime import date, timedelta
+    import re
 
-    from ..window import DAY_WORDS  # the words a DATE may be besides YYYY-MM-DD
+    from ..window import WindowError, named_day  # the day words: one table with MCP's
 
-    back = DAY_WORDS.get(("today" if text is None else text).lower())  # "" is no day
-    if back is None:
-        import re
-
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text or ""):
-            from ..window import WindowError
-
-            raise WindowError(f"not a date (YYYY-MM-DD, today or yesterday): {text!r}")
-        return text or ""
-
-    return (date.fromisoformat(today(tz)) - timedelta(days=back)).isoformat()
+    day = named_day("today" if text is None else text, tz, now_ms())  # "" is no day
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        raise WindowError(f"not a date (YYYY-MM-DD, today or yesterday): {text!r}")
+    return day
 
 
 # ---------------------------------------------------------------- shared options
