@@ -132,7 +132,7 @@ def test_one_core_fingerprints_on_one_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _store(tmp_path / "store.db")
-    monkeypatch.setattr("actframes.sources.screenpipe.os.cpu_count", lambda: 1)
+    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 1)
     with ScreenpipeSource(path) as src:
         seen = _traced(src, {"main": src._conn})
         assert None not in src.fingerprints(BOUNDS)
@@ -351,6 +351,6 @@ def test_steps_fingerprints_share_the_days_between_two_threads(
     assert len(opened) == 2 and all(len(seen) == 1 for seen in opened)
     assert {next(iter(seen))[1] for seen in opened} == {False, True}
     monkeypatch.setattr(screenpipe_steps_fingerprint, "_fingerprint", real_day)
-    monkeypatch.setattr("actframes.sources.screenpipe_steps_fingerprint.os.cpu_count", lambda: 1)
+    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 1)
     opened.clear()
     assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone and len(opened) == 1

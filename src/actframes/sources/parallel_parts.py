@@ -9,6 +9,7 @@ depend on which worker made it, so neither does the result.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
@@ -16,6 +17,15 @@ from typing import TypeVar
 W = TypeVar("W")
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
+
+# Read-only connections that share the parts of one result (a thread each): at most one a
+# core, and two are enough for the machines we are measured on.
+READERS = 2
+
+
+def readers(parts: int) -> int:
+    """How many connections ``parts`` parts are shared between: never more than the parts."""
+    return max(1, min(READERS, os.cpu_count() or 1, parts))
 
 
 def made_at_once(todo: dict[K, Callable[[W], R]], workers: Sequence[W]) -> dict[K, R]:

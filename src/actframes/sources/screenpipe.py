@@ -17,7 +17,6 @@ every window). Which index ranges hold them, and how SQLite parses their instant
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from ..errors import SourceError
 from ..model import Capture
 from ._rows import NO_OFFSET_SQL, naive_note
 from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work, read_failed
+from .parallel_parts import readers
 from .screenpipe_frames import frames_query, read_frames
 from .screenpipe_input import (
     CLIPBOARD_OPS,
@@ -37,9 +37,6 @@ from .screenpipe_input import (
 )
 from .screenpipe_schema import detect, schema_notes
 from .screenpipe_time import Span, date_bounds, middle_text
-
-# Connections that fingerprint many windows at once (``fingerprints``), at most one a core.
-FINGERPRINT_THREADS = 2
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
@@ -142,14 +139,14 @@ class ScreenpipeSource(Source):
 
     def fingerprints(self, windows: list[tuple[int, int]]) -> list[str | None]:
         """``[fingerprint(a, b) for a, b in windows]``, the same strings, made at once on
-        this connection and another reading thread's (``min(2, cores)`` in all): every
+        this connection and another reading thread's (``parallel_parts.readers``): every
         date part once, whichever connection is free (``RowsFingerprint.windows``). All
         None when a commit landed meanwhile or the store cannot be read."""
         spans = [Span(a - READ_MARGIN_MS, b + READ_MARGIN_MS) for a, b in windows]
         try:
             if self._tails is not None:
                 self._tails.drain()  # a mark may still be using the other connection
-            extra = min(FINGERPRINT_THREADS, os.cpu_count() or 1) - 1 if len(spans) > 1 else 0
+            extra = readers(len(spans)) - 1
             return self._rows().windows(spans, [self._bg_conn(i) for i in range(extra)])
         except (sqlite3.DatabaseError, SourceError):
             return [None] * len(spans)

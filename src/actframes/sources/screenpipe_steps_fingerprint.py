@@ -24,7 +24,6 @@ fingerprinted.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -34,7 +33,7 @@ from ..errors import SourceError
 from ..fast.fasthash import sha256
 from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
 from .exact_rows import json_row
-from .parallel_parts import made_at_once
+from .parallel_parts import made_at_once, readers
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema, detect
 from .screenpipe_time import Span
@@ -51,19 +50,15 @@ _EVENT_COLS = (
 )  # fmt: skip
 
 
-# Connections that fingerprint the days at once (a thread each), at most one a core.
-THREADS = 2
-
-
 def fingerprints(path: Path, spans: Sequence[tuple[int, int]]) -> list[str | None]:
     """For each [start_ms, end_ms) of ``spans``: the fingerprint of its steps' reads. The
-    days are shared between ``min(THREADS, cores)`` read-only connections, a thread
+    days are shared between ``parallel_parts.readers`` read-only connections, a thread
     each (``parallel_parts``): each day's fingerprint is taken, and checked against
     commits, on one connection, as it would be alone."""
-    n = min(THREADS, os.cpu_count() or 1, len(spans))
+    n = readers(len(spans))
     conns: list[sqlite3.Connection] = []
     try:
-        for _ in range(max(1, n)):
+        for _ in range(n):
             conns.append(connect_ro(path, check_same_thread=False))
         workers = [_worker(conn, path) for conn in conns]
         todo: dict[int, Callable[[_Worker], str | None]] = {
