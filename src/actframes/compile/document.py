@@ -302,7 +302,7 @@ def assemble(
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
         frames = [frame_obj(f, clock, views_of, distinct_ids) for f in shown]
     else:  # today again: the frames whose parts did not change are the same objects
-        keys = {id(p): rows_key(p) for p in pieces}  # each piece's rows walked once
+        keys = {id(p): rows_key(p) for p in pieces}
         views_of = {
             id(p): reuse.get(("views", keys[id(p)]), partial(views, p.rows)) for p in pieces
         }

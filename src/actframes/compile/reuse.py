@@ -2,27 +2,29 @@
 
 A resident cache compiles today again at every call while a recorder appends; the rows
 before the cut are the very same records each time (``sources/splice.py``), so most
-frames are the same. Each frame's object (and each piece's references) is kept under a
-key of everything it is made of — its first and last row, their times, the number, ids
-and credited time of its rows, its seconds, input and event ids, and its interruptions'
-— and used again when the key recurs; ``viewed`` (made of every piece's references) is
-kept while they are all the same. A ``Reuse`` belongs to one chain of spliced
-captures of one window and is dropped with it: within the chain, the rows between a
-piece's first and last row are the same rows.
+frames are the same. Rows are placed once (``placed``): the rows of the shared prefix are
+the previous compile's very objects, and a row placed again is a new one. A piece's rows
+are therefore named by identity — its first and last row objects and their number
+(``rows_key``) — for when the last is a kept row, every row before it in its stream is a
+kept row too, and pieces are made of the stream's rows alone (the rules are part of what
+``placed`` compares). Each frame's object (and each piece's references) is kept under a
+key of that and its seconds, input and event ids, and its interruptions' keys, and used
+again when the key recurs; ``viewed`` (made of every piece's references) is kept while
+they are all the same. A ``Reuse`` belongs to one chain of spliced captures of one
+window and is dropped with it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..model import Snapshot
 from .pieces import Piece, Row
 from .provenance import DigestMemo
 
-_SNAP, _ID = attrgetter("snap"), itemgetter(0)  # Row.snap; Snapshot.row_id
 _ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
 T = TypeVar("T")
 
@@ -111,22 +113,35 @@ class _Hashed:
         return isinstance(other, _Hashed) and self.hash == other.hash and self.key == other.key
 
 
+class _Rows:
+    """A piece's rows by identity: its first and last row objects (held: their identity
+    stays theirs while the key lives) and their number (see the module's docstring)."""
+
+    __slots__ = ("first", "hash", "last", "n")
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.first, self.last, self.n = rows[0], rows[-1], len(rows)
+        self.hash = hash((id(self.first), id(self.last), self.n))
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Rows)
+            and self.first is other.first
+            and self.last is other.last
+            and self.n == other.n
+        )
+
+
 def rows_key(p: Piece) -> Hashable:
-    first, last = p.rows[0], p.rows[-1]
-    return (
-        first.snap,
-        first.start_ms,
-        last.snap,
-        last.end_ms,
-        len(p.rows),
-        sum(map(_ID, map(_SNAP, p.rows))),  # (a dotted attrgetter looks up twice)
-        p.credit_ms,
-    )
+    """What names a piece's rows within a chain (a few look-ups, not a pass over them)."""
+    return _Rows(p.rows)
 
 
 def piece_key(p: Piece, rows_keys: dict[int, Hashable] | None = None) -> Hashable:
-    """``rows_keys``: ``rows_key`` of pieces by ``id``, when the caller made them already
-    (each is a pass over the piece's rows)."""
+    """``rows_keys``: ``rows_key`` of pieces by ``id``, when the caller made them already."""
     rk = rows_keys.get(id(p)) if rows_keys is not None else None
     return (
         rows_key(p) if rk is None else rk,

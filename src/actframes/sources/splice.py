@@ -11,8 +11,12 @@ notes that differ between the two reads.
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import islice
+from operator import itemgetter
 
-from ..model import Capture, EventColumn
+from ..model import Capture, EventColumn, Snapshot
+
+_TS = itemgetter(1)  # Snapshot.ts_ms
 
 
 def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
@@ -28,7 +32,7 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         or sorted(set(before.notes)) != sorted(set(tail.notes))
     ):
         return None
-    snaps = [s for s in before.snapshots if s.ts_ms < cut_ms]
+    snaps = _before(before.snapshots, cut_ms)
     snaps += [s for s in tail.snapshots if s.ts_ms >= cut_ms]
     later = {(c.kind, c.app, c.device): c for c in tail.event_columns}
     columns: list[EventColumn] = []
@@ -61,6 +65,18 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         event_columns=columns,
         notes=list(before.notes),
     )
+
+
+def _before(snaps: list[Snapshot], cut_ms: int) -> list[Snapshot]:
+    """``[s for s in snaps if s.ts_ms < cut_ms]``: where the rows are in time order (as a
+    reader gives them), the rows before the last few, checked in C rather than looked at
+    one by one in Python."""
+    k = len(snaps)
+    while k and snaps[k - 1][1] >= cut_ms:  # (Snapshot.ts_ms) the few rows from the cut on
+        k -= 1
+    if not k or max(map(_TS, islice(snaps, k))) < cut_ms:
+        return snaps[:k]
+    return [s for s in snaps if s.ts_ms < cut_ms]
 
 
 def _text(col: EventColumn, k: int, ids: list[int], ts: list[int]) -> tuple[str, str]:
