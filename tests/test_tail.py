@@ -20,6 +20,7 @@ from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, simulate_day, write_native
 from actframes.sources import open_source
 from actframes.sources.splice import splice
+from actframes.tail import last_in
 
 from .tail_days import DAY, LATE_MS, TZ, WINDOW, first_rows
 from .tail_days import fresh as _fresh
@@ -117,6 +118,7 @@ def test_tail_reads_give_the_bytes_of_a_fresh_compile(ops: list[tuple[str, int, 
                 before = dict(cache.stats)
                 rec.do(what, secs, app)
                 assert to_json(cache.document(WINDOW)) == _fresh(path)
+                _assert_last_is_exact(cache)
                 if what in CHANGES:  # the rows before the cut changed: read whole
                     assert cache.stats["tail"] == before["tail"]
                 elif what != "away":  # (a new away span changes the window's mark)
@@ -124,6 +126,14 @@ def test_tail_reads_give_the_bytes_of_a_fresh_compile(ops: list[tuple[str, int, 
         finally:
             rec.conn.close()
             cache.close()
+
+
+def _assert_last_is_exact(cache: ResidentCache) -> None:
+    """The last instant a tail carries (found from the tail read's rows alone where they
+    tell) is its capture's, as a pass over all of them finds it."""
+    for entry in cache._entries.values():
+        if entry.tail is not None and entry.tail.last_ms is not None:
+            assert entry.tail.last_ms == last_in(entry.tail.cap.snapshots, WINDOW)
 
 
 def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> None:
@@ -135,11 +145,13 @@ def test_a_day_recorded_row_by_row_is_compiled_from_its_tail(tmp_path: Path) -> 
         for i in range(30):
             rec.do("snapshot" if i % 7 else "event", 1 + (i * 37) % 30, i % 4)
             assert to_json(cache.document(WINDOW)) == _fresh(path)
+            _assert_last_is_exact(cache)
         assert cache.stats["tail"] == 30 and cache.stats["compiled"] == 1
         (entry,) = cache._entries.values()
         assert entry.tail is not None and entry.tail.reuse.hits > 0  # frames made once
         assert entry.tail.reuse.rows_reused > 0  # and rows placed once
         assert entry.tail.reuse.whole_hits > 0  # and ``viewed`` made once while it holds
+        assert entry.tail.last_ms is not None  # the last instant found from the tail read
     finally:
         rec.conn.close()
         cache.close()

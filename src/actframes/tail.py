@@ -13,12 +13,12 @@ window. SPEC.md, "Incremental today", states the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import itemgetter
 
 from .compile.reuse import Reuse
 from .fast.records import Record
-from .model import Capture
+from .model import Capture, Snapshot
 from .sources import Source
 from .sources.splice import splice
 from .window import Window
@@ -37,18 +37,27 @@ class Tail(Record):
     rows before the cut (taken before the capture's rows from the cut on were read, or
     from one state of the store with that read)."""
 
-    __slots__ = _fields = ("cap", "cut_ms", "mark", "reuse")
+    __slots__ = _fields = ("cap", "cut_ms", "mark", "reuse", "last_ms")
 
     cap: Capture
     cut_ms: int
     mark: Hashable
     reuse: Reuse  # the frames of the chain's latest compile (``compile/reuse.py``)
+    last_ms: int | None  # ``last_in(cap, window)``, when known (else found when asked)
 
-    def __init__(self, cap: Capture, cut_ms: int, mark: Hashable, reuse: Reuse) -> None:
+    def __init__(
+        self,
+        cap: Capture,
+        cut_ms: int,
+        mark: Hashable,
+        reuse: Reuse,
+        last_ms: int | None = None,
+    ) -> None:
         self.cap = cap
         self.cut_ms = cut_ms
         self.mark = mark
         self.reuse = reuse
+        self.last_ms = last_ms
 
 
 def _mark(source: Source, window: Window, cut_ms: int) -> Hashable:
@@ -59,11 +68,21 @@ def _mark(source: Source, window: Window, cut_ms: int) -> Hashable:
     return found
 
 
-def cut_of(cap: Capture, window: Window) -> int | None:
-    """The cut for a capture of ``window``: ``CUT_SLACK_MS`` before its last snapshot in
-    the window, down to a whole second; None without one."""
+def last_in(snaps: Sequence[Snapshot], window: Window, since_ms: int | None = None) -> int | None:
+    """The time of the last of ``snaps`` before the window's end (and from ``since_ms``
+    on, when given); None without one."""
     # (In C: a generator over a day's rows costs ~0.5 ms at every call of today.)
-    last = max(filter(window.end_ms.__gt__, map(_TS, cap.snapshots)), default=None)
+    times: Iterable[int] = filter(window.end_ms.__gt__, map(_TS, snaps))
+    if since_ms is not None:
+        times = filter(since_ms.__le__, times)
+    return max(times, default=None)
+
+
+def cut_of(cap: Capture, window: Window, last_ms: int | None = None) -> int | None:
+    """The cut for a capture of ``window``: ``CUT_SLACK_MS`` before its last snapshot in
+    the window (``last_ms``, when the caller knows it), down to a whole second; None
+    without one."""
+    last = last_in(cap.snapshots, window) if last_ms is None else last_ms
     # A whole second: a screenpipe-style read from it then places most rows by their
     # text, where a read from any other instant parses every row of the day before it.
     return None if last is None else (last - CUT_SLACK_MS) // 1000 * 1000
@@ -74,13 +93,28 @@ def after_full_read(
 ) -> Tail | None:
     """The tail state after reading the whole window: its mark is taken after the read,
     so it stands only when nothing was committed in between (``unchanged``)."""
-    cut = cut_of(cap, window)
+    last = last_in(cap.snapshots, window)
+    cut = cut_of(cap, window, last)
     if cut is None:
         return None
     mark = _mark(source, window, cut)
     if mark is None or not unchanged():
         return None
-    return Tail(cap, cut, mark, reuse)
+    return Tail(cap, cut, mark, reuse, last)
+
+
+def _spliced_last(tail: Tail, read: Capture, window: Window) -> int | None:
+    """``last_in`` of the capture spliced from ``tail`` and ``read`` (a read from the
+    tail's cut), found from the read's rows alone where they tell (None: not known). The
+    spliced rows before the cut are the tail capture's, all earlier than any read row
+    from the cut on; and their last is the tail capture's last when that was before the
+    cut (the cut is before the window's end)."""
+    later = last_in(read.snapshots, window, since_ms=tail.cut_ms)
+    if later is not None:
+        return later
+    if tail.last_ms is not None and tail.last_ms < tail.cut_ms < window.end_ms:
+        return tail.last_ms
+    return None
 
 
 def read_spliced(
@@ -91,7 +125,7 @@ def read_spliced(
     capture is not the window's and whatever was made of it must be dropped. (A store
     may check its mark while the caller compiles; ``settle`` waits for it.) None when
     the splice is unsure."""
-    nxt = cut_of(tail.cap, window)
+    nxt = cut_of(tail.cap, window, tail.last_ms)
     if nxt is None or nxt < tail.cut_ms:
         return None
     if nxt - tail.cut_ms < CUT_STEP_MS:
@@ -105,9 +139,11 @@ def read_spliced(
         verdict()  # the store's mark in flight, finished before the store is read again
         return None
 
+    last = _spliced_last(tail, read, window)
+
     def settle() -> Tail | None:
         next_mark = verdict()
-        return None if next_mark is None else Tail(cap, nxt, next_mark, tail.reuse)
+        return None if next_mark is None else Tail(cap, nxt, next_mark, tail.reuse, last)
 
     return cap, settle
 
