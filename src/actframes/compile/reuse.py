@@ -4,14 +4,15 @@ A resident cache compiles today again at every call while a recorder appends; th
 before the cut are the very same records each time (``sources/splice.py``), so most
 frames are the same. Rows are placed once (``placed``): the rows of the shared prefix are
 the previous compile's very objects, and a row placed again is a new one. A piece's rows
-are therefore named by identity — its first and last row objects and their number
-(``rows_key``) — for when the last is a kept row, every row before it in its stream is a
-kept row too, and pieces are made of the stream's rows alone (the rules are part of what
-``placed`` compares). Each frame's object (and each piece's references) is kept under a
-key of that and its seconds, input and event ids, and its interruptions' keys, and used
-again when the key recurs; ``viewed`` (made of every piece's references) is kept while
-they are all the same. A ``Reuse`` belongs to one chain of spliced captures of one
-window and is dropped with it.
+are therefore named by identity — the ids of its first and last row objects and their
+number (``rows_key``) — for when the last is a kept row, every row before it in its
+stream is a kept row too, and pieces are made of the stream's rows alone (the rules are
+part of what ``placed`` compares). Each kept part holds the piece it was made for, so
+the rows its key names stay alive and their ids theirs. Each frame's object (and each
+piece's references) is kept under a key of that and its seconds, input and event ids,
+and its interruptions' keys, and used again when the key recurs; ``viewed`` (made of
+every piece's references) is kept while they are all the same. A ``Reuse`` belongs to
+one chain of spliced captures of one window and is dropped with it.
 """
 
 from __future__ import annotations
@@ -70,14 +71,17 @@ class Reuse:
         self._streams[device] = (context, stream, rows)
         return rows
 
-    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+    def get(self, key: Hashable, make: Callable[[], T], piece: Piece) -> T:
+        """``make()``, or what the previous compile made under an equal ``key`` (of
+        ``piece``: kept with it, see the module's docstring)."""
         hashed = _Hashed(key)  # (a key holds a frame's event ids: hashed once, not twice)
-        found: T | None = self._kept.get(hashed)
-        if found is None:
+        old: tuple[T, Piece] | None = self._kept.get(hashed)
+        if old is None:
             found = make()
         else:
+            found = old[0]
             self.hits += 1
-        self._used[hashed] = found
+        self._used[hashed] = (found, piece)
         return found
 
     def once(self, name: str, key: Hashable, make: Callable[[], T]) -> T:
@@ -113,31 +117,11 @@ class _Hashed:
         return isinstance(other, _Hashed) and self.hash == other.hash and self.key == other.key
 
 
-class _Rows:
-    """A piece's rows by identity: its first and last row objects (held: their identity
-    stays theirs while the key lives) and their number (see the module's docstring)."""
-
-    __slots__ = ("first", "hash", "last", "n")
-
-    def __init__(self, rows: list[Row]) -> None:
-        self.first, self.last, self.n = rows[0], rows[-1], len(rows)
-        self.hash = hash((id(self.first), id(self.last), self.n))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, _Rows)
-            and self.first is other.first
-            and self.last is other.last
-            and self.n == other.n
-        )
-
-
-def rows_key(p: Piece) -> Hashable:
-    """What names a piece's rows within a chain (a few look-ups, not a pass over them)."""
-    return _Rows(p.rows)
+def rows_key(p: Piece) -> tuple[int, int, int]:
+    """What names a piece's rows within a chain, while its rows live (a few look-ups, not
+    a pass over them)."""
+    rows = p.rows
+    return (id(rows[0]), id(rows[-1]), len(rows))
 
 
 def piece_key(p: Piece, rows_keys: dict[int, Hashable] | None = None) -> Hashable:
