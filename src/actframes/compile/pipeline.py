@@ -132,7 +132,7 @@ def _compile_pieces(
         if not rows:
             continue
         placed.extend(rows)
-        sessions = sessionize(rows)
+        sessions = sessionize(rows) if reuse is None else reuse.sessions(device, rows, sessionize)
         sizes = [len(p.rows) for p in sessions]  # (before a fold adds rows to some)
         owners: list[Piece] = []
         pieces = fold_flickers(sessions, rules.flicker_ms, owners)

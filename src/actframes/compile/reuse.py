@@ -18,7 +18,7 @@ one chain of spliced captures of one window and is dropped with it.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -37,6 +37,8 @@ class Reuse:
         self._kept: dict[Hashable, Any] = {}
         self._used: dict[Hashable, Any] = {}
         self._streams: dict[str, tuple[Hashable, Sequence[Snapshot], list[Row]]] = {}
+        self._rows_kept: dict[str, int] = {}  # per stream: its first rows kept by ``placed``
+        self._ends: dict[str, list[int]] = {}  # per stream: where its sessions end
         self.hits = 0
         self.rows_reused = 0
         self.whole_hits = 0  # parts made of every piece (``once``) used again
@@ -56,6 +58,7 @@ class Reuse:
         (``context``: the window, rules and away spans, which must be the same too)."""
         old = self._streams.get(device)
         rows: list[Row] | None = None
+        self._rows_kept[device] = 0
         if old is not None and old[0] == context:
             _, before, old_rows = old
             m = min(len(before), len(stream))
@@ -66,10 +69,35 @@ class Reuse:
                 r = bisect_left(old_rows, (s[1], s[0]), key=_ROW_TIME_ID)
                 rows = old_rows[:r] + place(stream[m - 1 :])
                 self.rows_reused += r
+                self._rows_kept[device] = r
         if rows is None:
             rows = place(stream)
         self._streams[device] = (context, stream, rows)
         return rows
+
+    def sessions(
+        self, device: str, rows: list[Row], split: Callable[[list[Row]], list[Piece]]
+    ) -> list[Piece]:
+        """``split(rows)`` (``sessionize``, of the rows ``placed`` gave), with the previous
+        compile's sessions kept up to the last row it kept: whether a session ends after
+        a row is told by that row and the next one alone (a gap after it, another key),
+        so where both are kept rows, the session ends where it did."""
+        kept = self._rows_kept.get(device, 0)
+        pieces: list[Piece] = []
+        ends: list[int] = []
+        begin = 0
+        for end in self._ends.get(device, []) if kept else []:
+            if end >= kept:  # (the row after it is not a kept one)
+                break
+            pieces.append(Piece(rows[begin:end]))
+            ends.append(end)
+            begin = end
+        for p in split(rows[begin:]):
+            pieces.append(p)
+            begin += len(p.rows)
+            ends.append(begin)
+        self._ends[device] = ends
+        return pieces
 
     def get(self, key: Hashable, make: Callable[[], T], piece: Piece) -> T:
         """``make()``, or what the previous compile made under an equal ``key`` (of
@@ -124,7 +152,7 @@ def rows_key(p: Piece) -> tuple[int, int, int]:
     return (id(rows[0]), id(rows[-1]), len(rows))
 
 
-def piece_key(p: Piece, rows_keys: dict[int, Hashable] | None = None) -> Hashable:
+def piece_key(p: Piece, rows_keys: Mapping[int, Hashable] | None = None) -> Hashable:
     """``rows_keys``: ``rows_key`` of pieces by ``id``, when the caller made them already."""
     rk = rows_keys.get(id(p)) if rows_keys is not None else None
     return (
