@@ -100,7 +100,7 @@ def _compile_pieces(
     snaps = cap.snapshots
     # The rows' fields as columns, made once for the passes that read a field of every
     # row (safety, streams, placing, the digest).
-    fields = list(zip(*snaps, strict=True))
+    fields = list(zip(*snaps, strict=True)) if reuse is None else reuse.columns(snaps)
     cap, text_noted = safe_capture(cap, fields)
     if cap is not source_cap:  # some text made safe (rare): the columns of the safe rows
         fields = list(zip(*cap.snapshots, strict=True))

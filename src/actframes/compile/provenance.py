@@ -171,12 +171,12 @@ class DigestMemo:
         """The rows in the digest's order and their encoded blocks (and kept for the
         next digest)."""
         if ordered is None:
-            m = _shared(self._read, read)
+            m = shared_prefix(self._read, read)
             if self._in_order and len(read) - m <= _BLOCK and _in_order(read, max(m - 1, 0)):
                 ordered = read
             else:
                 ordered = sorted(read, key=_DEVICE_TIME_ID)
-        kept = _shared(self._ordered, ordered) // _BLOCK
+        kept = shared_prefix(self._ordered, ordered) // _BLOCK
         blocks = self._blocks[:kept] + [
             _encoded(ordered[i : i + _BLOCK]) for i in range(kept * _BLOCK, len(ordered), _BLOCK)
         ]
@@ -185,7 +185,7 @@ class DigestMemo:
         return ordered, blocks
 
 
-def _shared(before: list[Snapshot], now: list[Snapshot]) -> int:
+def shared_prefix(before: list[Snapshot], now: list[Snapshot]) -> int:
     """The length of the longest common prefix of two row lists, found where the later
     list only grew or changed at its end (its earlier rows the very same objects);
     less (down to 0) otherwise, which only means fewer rows are used again."""

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from ..model import Snapshot
 from .pieces import Piece, Row
-from .provenance import DigestMemo
+from .provenance import DigestMemo, shared_prefix
 
 _ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
 T = TypeVar("T")
@@ -44,6 +44,21 @@ class Reuse:
         self.whole_hits = 0  # parts made of every piece (``once``) used again
         self._once: dict[str, tuple[Hashable, Any]] = {}
         self.digest = DigestMemo()  # the capture digest's encoded rows (``provenance.py``)
+        self._snaps: list[Snapshot] = []  # the previous compile's rows, as given
+        self._columns: list[tuple[Any, ...]] = []  # ... and their fields as columns
+
+    def columns(self, snaps: list[Snapshot]) -> list[tuple[Any, ...]]:
+        """``list(zip(*snaps))``: the rows' fields as columns, the previous compile's
+        used again for the rows it shares with this one (the same objects, in the same
+        places: the rows before the cut) and only the rest transposed."""
+        m = shared_prefix(self._snaps, snaps)
+        if not m:
+            columns = list(zip(*snaps, strict=True))
+        else:
+            rest = list(zip(*snaps[m:], strict=True)) or [()] * len(self._columns)
+            columns = [old[:m] + new for old, new in zip(self._columns, rest, strict=True)]
+        self._snaps, self._columns = list(snaps), columns
+        return columns
 
     def placed(
         self,
