@@ -97,6 +97,11 @@ def host_ledgers(pieces: Sequence[Piece]) -> list[tuple[str, list[tuple[str, str
 def _apportion(group: Sequence[Piece], credits: list[int], total_s: int) -> None:
     floors = [c // 1000 for c in credits]
     extra = total_s - sum(floors)
+    if extra == 0 or extra >= len(group):  # none or all get a second more: no order needed
+        plus = 1 if extra else 0
+        for p, f in zip(group, floors, strict=True):
+            p.active_s = f + plus
+        return
     order = sorted(
         range(len(group)),
         key=lambda i: (-(credits[i] % 1000), group[i].start_ms, group[i].rows[0].snap.row_id),

@@ -101,7 +101,9 @@ def _compile_pieces(
     # The rows' fields as columns, made once for the passes that read a field of every
     # row (safety, streams, placing, the digest).
     fields = list(zip(*snaps, strict=True)) if reuse is None else reuse.columns(snaps)
-    cap, text_noted = safe_capture(cap, fields)
+    cap, text_noted = (
+        safe_capture(cap, fields) if reuse is None else reuse.safe(cap, fields, safe_capture)
+    )
     if cap is not source_cap:  # some text made safe (rare): the columns of the safe rows
         fields = list(zip(*cap.snapshots, strict=True))
     away = AwayClock(cap.afk)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from ..model import Snapshot
+from ..model import Capture, Snapshot
 from .pieces import Piece, Row
 from .provenance import DigestMemo, shared_prefix
 
@@ -46,6 +46,8 @@ class Reuse:
         self.digest = DigestMemo()  # the capture digest's encoded rows (``provenance.py``)
         self._snaps: list[Snapshot] = []  # the previous compile's rows, as given
         self._columns: list[tuple[Any, ...]] = []  # ... and their fields as columns
+        self._shared_rows = 0  # how many first rows this compile shares with the previous
+        self._all_safe = False  # the previous compile's rows needed no repair nor note
 
     def columns(self, snaps: list[Snapshot]) -> list[tuple[Any, ...]]:
         """``list(zip(*snaps))``: the rows' fields as columns, the previous compile's
@@ -57,8 +59,23 @@ class Reuse:
         else:
             rest = list(zip(*snaps[m:], strict=True)) or [()] * len(self._columns)
             columns = [old[:m] + new for old, new in zip(self._columns, rest, strict=True)]
-        self._snaps, self._columns = list(snaps), columns
+        self._snaps, self._columns, self._shared_rows = list(snaps), columns, m
         return columns
+
+    def safe(
+        self,
+        cap: Capture,
+        columns: list[tuple[Any, ...]],
+        make_safe: Callable[[Capture, list[tuple[Any, ...]]], tuple[Capture, bool]],
+    ) -> tuple[Capture, bool]:
+        """``make_safe(cap, columns)`` (``safe_capture``, after ``columns``): each value is
+        made safe on its own, so where the previous compile's rows needed neither a
+        repair nor a note, only the values of the rows past the shared ones are looked
+        at."""
+        m = self._shared_rows if self._all_safe else 0
+        got = make_safe(cap, [c[m:] for c in columns] if m else columns)
+        self._all_safe = got[0] is cap and not got[1]
+        return got
 
     def placed(
         self,
