@@ -17,9 +17,10 @@ from .caps import DAY, cap, ev, seq
 APPS = st.sampled_from(["Code", "Slack", "Chrome"])
 # Seconds to the next row: heartbeats, flickers within and beyond the fold, session gaps.
 GAPS = st.sampled_from([1, 5, 15, 25, 400])
-# What an edit of the first row read again does: nothing, another app, or a title the
-# document may not hold as it is (a control character; too long: cut, and noted).
-EDITS = ["", "app", "bell", "long"]
+# What an edit of the first row read again does: nothing, another app, a title the
+# document may not hold as it is (a control character; too long: cut, and noted), another
+# device (a second stream), or an earlier time (rows out of order).
+EDITS = ["", "app", "bell", "long", "device", "early"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -42,11 +43,13 @@ def test_a_growing_capture_compiled_with_reuse_is_a_fresh_compile(
         fresh = [Snapshot(*s) for s in day[cut:n]]
         if edit and fresh:
             s = fresh[0]
-            fresh[0] = (
-                s._replace(app=s.app + " 2")
-                if edit == "app"
-                else s._replace(title=s.title + ("\x07" if edit == "bell" else "x" * 5000))
-            )
+            fresh[0] = {
+                "app": s._replace(app=s.app + " 2"),
+                "bell": s._replace(title=s.title + "\x07"),
+                "long": s._replace(title=s.title + "x" * 5000),
+                "device": s._replace(device="other"),
+                "early": s._replace(ts_ms=s.ts_ms - 30_000),
+            }[edit]
         shown = shown[:cut] + fresh
         c = cap(shown, [e for e in events if e.ts_ms <= shown[-1].ts_ms])
         kept = compile_capture(c, DAY, Options(), reuse=reuse)

@@ -115,7 +115,7 @@ def _compile_pieces(
     rows_by_stream: dict[str, list[Row]] = {}
     runs_by_stream: dict[str, Runs] = {}  # which piece holds which rows, for attribution
     placed: list[Row] = []
-    by_device = streams(snaps, fields)
+    by_device = streams(snaps, fields) if reuse is None else reuse.streams(snaps, fields, streams)
     # One stream in the rows' own order (the usual case): its times are the column's.
     same = len(by_device) == 1 and next(iter(by_device.values())) == snaps
     context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))

@@ -20,10 +20,19 @@ _TIME, _DEVICE = itemgetter(1), itemgetter(5)
 
 
 def streams(
-    snaps: Sequence[Snapshot], fields: Sequence[tuple[Any, ...]] | None = None
+    snaps: Sequence[Snapshot],
+    fields: Sequence[tuple[Any, ...]] | None = None,
+    known: tuple[str, int] | None = None,
 ) -> dict[str, list[Snapshot]]:
     """Rows grouped by device, each sorted by (time, row id) — never by input order.
-    ``fields``: the rows' fields as columns (``zip(*snaps)``), when the caller made them."""
+    ``fields``: the rows' fields as columns (``zip(*snaps)``), when the caller made them.
+    ``known``: (device, k) when the first k rows are known to be of that one device and in
+    order (a growing window's previous compile found them so): only the rest is looked at."""
+    if known is not None and fields and known[1] > 0:
+        device, k = known
+        devs, ts = fields[5], fields[1]
+        if devs[k:].count(device) == len(devs) - k and _in_order(snaps[k - 1 :], ts[k - 1 :]):
+            return {device: list(snaps)}
     devices = set(fields[5] if fields else map(_DEVICE, snaps))
     if len(devices) == 1:  # one stream, the usual case: no grouping row by row
         # As the reader delivers them: the sort would change nothing.

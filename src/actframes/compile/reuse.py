@@ -48,6 +48,8 @@ class Reuse:
         self._columns: list[tuple[Any, ...]] = []  # ... and their fields as columns
         self._shared_rows = 0  # how many first rows this compile shares with the previous
         self._all_safe = False  # the previous compile's rows needed no repair nor note
+        self._one_stream: str | None = None  # ... were one device's, in order: its name
+        self._given: list[Snapshot] = []  # the rows ``columns`` was given in this compile
 
     def columns(self, snaps: list[Snapshot]) -> list[tuple[Any, ...]]:
         """``list(zip(*snaps))``: the rows' fields as columns, the previous compile's
@@ -60,7 +62,25 @@ class Reuse:
             rest = list(zip(*snaps[m:], strict=True)) or [()] * len(self._columns)
             columns = [old[:m] + new for old, new in zip(self._columns, rest, strict=True)]
         self._snaps, self._columns, self._shared_rows = list(snaps), columns, m
+        self._given = snaps
         return columns
+
+    def streams(
+        self,
+        snaps: list[Snapshot],
+        columns: list[tuple[Any, ...]],
+        group: Callable[..., dict[str, list[Snapshot]]],
+    ) -> dict[str, list[Snapshot]]:
+        """``group(snaps, columns)`` (``place.streams``, after ``columns``), told that the
+        rows shared with the previous compile are one device's, in order, when they were."""
+        # (Rows made safe are other rows than those ``columns`` was given: nothing known.)
+        given = snaps is self._given
+        m, device = self._shared_rows, self._one_stream
+        known = (device, m) if given and device is not None and m else None
+        found = group(snaps, columns, known)
+        one = next(iter(found.values())) if given and len(found) == 1 else None
+        self._one_stream = next(iter(found)) if one is not None and one == snaps else None
+        return found
 
     def safe(
         self,
