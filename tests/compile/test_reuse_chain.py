@@ -19,8 +19,9 @@ APPS = st.sampled_from(["Code", "Slack", "Chrome"])
 GAPS = st.sampled_from([1, 5, 15, 25, 400])
 # What an edit of the first row read again does: nothing, another app, a title the
 # document may not hold as it is (a control character; too long: cut, and noted), another
-# device (a second stream), or an earlier time (rows out of order).
-EDITS = ["", "app", "bell", "long", "device", "early"]
+# device (a second stream), or an earlier time (rows out of order); or an event of the
+# kept rows' time takes another id (the same rows, as many events, other ids).
+EDITS = ["", "app", "bell", "long", "device", "early", "event"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -41,7 +42,9 @@ def test_a_growing_capture_compiled_with_reuse_is_a_fresh_compile(
         # on are read again (new objects), the first of them edited now and then.
         cut = max(len(shown) - again, 0)
         fresh = [Snapshot(*s) for s in day[cut:n]]
-        if edit and fresh:
+        if edit == "event":
+            events[0] = events[0]._replace(event_id=events[0].event_id + 10_000)
+        elif edit and fresh:
             s = fresh[0]
             fresh[0] = {
                 "app": s._replace(app=s.app + " 2"),

@@ -25,7 +25,7 @@ from .page_refs import PAGE
 from .piece_views import PieceViews, Ref, Views, titles, views
 from .pieces import Piece, Row
 from .ranges import compact, compact_distinct, compact_within
-from .reuse import Reuse, piece_key, rows_key
+from .reuse import Reuse, piece_key, rows_key, same_ids
 
 SCHEMA_VERSION = 1
 # Fields of every row, read in C (a day has tens of thousands of rows).
@@ -307,7 +307,9 @@ def assemble(
             id(p): reuse.get(("views", keys[id(p)]), partial(views, p.rows), p) for p in pieces
         }
         make = partial(frame_obj, clock=clock, views_of=views_of, distinct=distinct_ids)
-        frames = [reuse.get(piece_key(f, keys), partial(make, f), f) for f in shown]
+        frames = [
+            reuse.get(piece_key(f, keys), partial(make, f), f, partial(same_ids, f)) for f in shown
+        ]
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
     win: doc_types.WindowInfo = (

@@ -151,17 +151,23 @@ class Reuse:
         self._ends[device] = ends
         return pieces
 
-    def get(self, key: Hashable, make: Callable[[], T], piece: Piece) -> T:
+    def get(
+        self,
+        key: Hashable,
+        make: Callable[[], T],
+        piece: Piece,
+        same: Callable[[Piece], bool] | None = None,
+    ) -> T:
         """``make()``, or what the previous compile made under an equal ``key`` (of
-        ``piece``: kept with it, see the module's docstring)."""
-        hashed = _Hashed(key)  # (a key holds a frame's event ids: hashed once, not twice)
-        old: tuple[T, Piece] | None = self._kept.get(hashed)
-        if old is None:
+        ``piece``: kept with it, see the module's docstring) for a piece ``same`` accepts
+        (what the key leaves out: ``same_ids``)."""
+        old: tuple[T, Piece] | None = self._kept.get(key)
+        if old is None or (same is not None and not same(old[1])):
             found = make()
         else:
             found = old[0]
             self.hits += 1
-        self._used[hashed] = (found, piece)
+        self._used[key] = (found, piece)
         return found
 
     def once(self, name: str, key: Hashable, make: Callable[[], T]) -> T:
@@ -181,22 +187,6 @@ class Reuse:
         self._kept, self._used = self._used, {}
 
 
-class _Hashed:
-    """A key with its hash made once."""
-
-    __slots__ = ("hash", "key")
-
-    def __init__(self, key: Hashable) -> None:
-        self.key = key
-        self.hash = hash(key)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Hashed) and self.hash == other.hash and self.key == other.key
-
-
 def rows_key(p: Piece) -> tuple[int, int, int]:
     """What names a piece's rows within a chain, while its rows live (a few look-ups, not
     a pass over them)."""
@@ -211,6 +201,13 @@ def piece_key(p: Piece, rows_keys: Mapping[int, Hashable] | None = None) -> Hash
         rows_key(p) if rk is None else rk,
         p.active_s,
         tuple(sorted(p.input.items())),
-        tuple(p.event_ids),
+        len(p.event_ids),  # the ids themselves: ``same_ids``
         tuple(piece_key(i, rows_keys) for i in p.interruptions),
     )
+
+
+def same_ids(p: Piece, old: Piece) -> bool:
+    """Whether ``p`` and its interruptions hold the event ids ``old`` and its did, in
+    order (pieces of equal ``piece_key``): lists compared in C, where a key would make
+    and hash a tuple of a day's ids."""
+    return p.event_ids == old.event_ids and all(map(same_ids, p.interruptions, old.interruptions))
