@@ -9,10 +9,13 @@ number (``rows_key``) — for when the last is a kept row, every row before it i
 stream is a kept row too, and pieces are made of the stream's rows alone (the rules are
 part of what ``placed`` compares). Each kept part holds the piece it was made for, so
 the rows its key names stay alive and their ids theirs. Each frame's object (and each
-piece's references) is kept under a key of that and its seconds, input and event ids,
-and its interruptions' keys, and used again when the key recurs; ``viewed`` (made of
-every piece's references) is kept while they are all the same. A ``Reuse`` belongs to
-one chain of spliced captures of one window and is dropped with it.
+piece's references) is kept under a key of that and its seconds, input, number of event
+ids and its interruptions' keys, and used again when the key recurs and the ids are the
+same (``same_ids``); ``viewed`` (made of every piece's references) is kept while they
+are all the same. The passes over every row that need not look at the shared rows again
+continue from the previous compile: the rows' columns (``columns``), their safety
+(``safe``), their streams (``streams``) and a stream's sessions (``sessions``). A
+``Reuse`` belongs to one chain of spliced captures of one window and is dropped with it.
 """
 
 from __future__ import annotations
