@@ -785,6 +785,13 @@ def _latency(ms: list[float]) -> dict[str, Any]:
     }
 
 
+def _client_cpu(out: dict[str, Any], client: list[float]) -> None:
+    """The official client's own CPU per call (``warm.measure``): part of every latency,
+    on the caller's side of the pipe."""
+    if client:
+        out["client_cpu_ms"] = round(client[0] * 1000, 2)
+
+
 def _p95(ms: list[float]) -> float:
     ordered = sorted(ms)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -806,13 +813,15 @@ def _bench_warm(ctx: Context, family: str) -> dict[str, Any]:
         start = time.mktime(time.strptime(DAY, "%Y-%m-%d")) - time.timezone
         hours = (time.time() - start) / 3600
         ref_call = functools.partial(ref_server.context, hours)
+    client: list[float] = []
     try:
-        ours, theirs = measure(db, TZ, {"day": DAY}, runs, cache, ref_call)
+        ours, theirs = measure(db, TZ, {"day": DAY}, runs, cache, ref_call, client_cpu=client)
     finally:
         if ref_server is not None:
             ref_server.close()
     ms = [t * 1000 for t in ours]
     result: dict[str, Any] = {"rows": 2_600, "store": family, "ours": _latency(ms)}
+    _client_cpu(result["ours"], client)
     if theirs:
         result["ref"] = _latency([t * 1000 for t in theirs])
         result["speedup"] = round(
@@ -844,9 +853,10 @@ def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     (write_native if family == "native" else write_screenpipe)(db, day)
     writer = Appender(db, family, max(s.ts_ms for s in day.snapshots))
     cpu: list[float] = []
+    client: list[float] = []
     try:
         ours, _ = measure(db, TZ, {"day": today}, max(ctx.runs, 30), work / "cache",
-                          between=writer.step, server_cpu=cpu)  # fmt: skip
+                          between=writer.step, server_cpu=cpu, client_cpu=client)  # fmt: skip
     finally:
         writer.close()
     ms = [t * 1000 for t in ours]
@@ -854,6 +864,7 @@ def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     out = _latency(ms)
     if cpu:  # the server's own CPU per call: what the latency is made of, less the load
         out["server_cpu_ms"] = round(cpu[0] * 1000, 1)
+    _client_cpu(out, client)
     return {
         "rows": 2_600,
         "store": family,

@@ -68,12 +68,16 @@ def measure(
     ref: Callable[[], None] | None = None,
     between: Callable[[], None] | None = None,
     server_cpu: list[float] | None = None,
+    client_cpu: list[float] | None = None,
 ) -> tuple[list[float], list[float]]:
     """Latencies (s) of ``runs`` get_context calls on our warm server, and of the
     reference's call ``ref`` in alternating pairs when given. ``between`` runs before
     each of our calls, untimed (a writer's step). ``server_cpu`` receives our server's
     CPU time (user + system, s) per timed call, on average, where the system tells it
-    (Linux): unlike the latency, it hardly moves with the machine's load."""
+    (Linux): unlike the latency, it hardly moves with the machine's load. ``client_cpu``
+    receives this process's CPU time per timed call of ours, on average: the official
+    client's own part of each call (building the request, parsing and checking the
+    answer), which an agent waits for too."""
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
@@ -86,14 +90,16 @@ def measure(
     async def run() -> tuple[list[float], list[float]]:
         ours: list[float] = []
         theirs: list[float] = []
+        mine: list[float] = []  # this process's CPU in each of our calls
         async with Client(server, read_timeout_seconds=120) as client:
 
             async def one() -> None:
                 if between is not None:
                     between()
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 result = await client.call_tool("get_context", args)
                 ours.append(time.perf_counter() - t0)
+                mine.append(time.process_time() - c0)
                 if result.is_error:
                     raise RuntimeError(f"get_context failed: {result.content}")
 
@@ -120,6 +126,8 @@ def measure(
             cpu_after = _children_cpu_s("actframes.cli")
             if server_cpu is not None and cpu_before is not None and cpu_after is not None:
                 server_cpu.append((cpu_after - cpu_before) / runs)
+            if client_cpu is not None:
+                client_cpu.append(sum(mine) / runs)
         return ours, theirs
 
     return asyncio.run(run())

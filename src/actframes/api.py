@@ -11,6 +11,7 @@ the store does not change for the window asked.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -170,6 +171,21 @@ class Store:
         if self._resident is not None:
             return self._resident.render(window, options, how, make)
         return make(self.compile(window, options))
+
+    def render_future(
+        self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
+    ) -> Future[Any]:
+        """``render`` as a future: a resident store's runs in its cache's thread (an event
+        loop awaits it there, no thread of its own waiting); a one-shot store's is made
+        here, in the thread that asks, and the future returned done."""
+        if self._resident is not None:
+            return self._resident.render_future(window, options, how, make)
+        done: Future[Any] = Future()
+        try:
+            done.set_result(self.render(window, options, how, make))
+        except Exception as exc:
+            done.set_exception(exc)
+        return done
 
     def read(self, window: Window) -> Capture:
         """The window's rows as the compiler reads them (evidence rows, reports)."""

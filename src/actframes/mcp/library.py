@@ -8,6 +8,7 @@ bytes a fresh compile gives. Library errors become one-line tool errors.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from functools import partial
@@ -73,17 +74,24 @@ class Service:
             docs = self._guard(partial(self.store.compile_many, windows))
             yield from zip(batch, docs, strict=True)
 
-    def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
+    async def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
         """The window's document and its context block, both kept while it is unchanged
-        (and both from one call into the store: one document, one trip to its thread)."""
-        got: tuple[Document, str] = self._guard(
-            lambda: self.store.render(
+        (and both from one call into the store: one document, one trip to its thread,
+        awaited on the server's event loop rather than by a thread parked on it)."""
+        future = self._guard(
+            lambda: self.store.render_future(
                 window,
                 None,
                 ("context", budget_tokens),
                 lambda d: (d, to_context(d, budget_tokens, kept=self._lines)),
             )
         )
+        try:
+            got: tuple[Document, str] = await asyncio.wrap_future(future)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise self._tool_error(exc) from exc
         return got
 
     def comms(self, window: Window) -> CommsView:
@@ -169,12 +177,17 @@ class Service:
             return call()
         except ToolError:
             raise
-        except ActframesError as exc:
-            raise ToolError(one_line(str(exc))) from exc
-        except Exception as exc:  # a locked or vanished store, a disk error
-            if is_locked(exc):  # a writer mid-transaction: busy, not broken
-                raise ToolError(str(locked(self.db))) from exc
-            raise ToolError(one_line(f"{self.db}: cannot read ({exc})")) from exc
+        except Exception as exc:
+            raise self._tool_error(exc) from exc
+
+    def _tool_error(self, exc: Exception) -> ToolError:
+        """What a failed library call says to the client: one line."""
+        if isinstance(exc, ActframesError):
+            return ToolError(one_line(str(exc)))
+        if is_locked(exc):  # a writer mid-transaction: busy, not broken
+            return ToolError(str(locked(self.db)))
+        # a vanished store, a disk error
+        return ToolError(one_line(f"{self.db}: cannot read ({exc})"))
 
 
 def one_line(text: str) -> str:

@@ -80,9 +80,20 @@ def bind(fn: Callable[..., Any], *leading: Any, indent: int = 8) -> Callable[...
     params = list(sig.parameters.values())
     bound_names = {p.name for p in params[: len(leading)]}
 
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return fn(*leading, *args, **kwargs)
+    call: Callable[..., Any]
+    if inspect.iscoroutinefunction(fn):
+        # Stays a coroutine function: the SDK awaits it on its event loop, where it
+        # awaits the store's thread, instead of running it in a worker thread of its own.
+
+        @functools.wraps(fn)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            return await fn(*leading, *args, **kwargs)
+
+    else:
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return fn(*leading, *args, **kwargs)
 
     call.__signature__ = sig.replace(parameters=params[len(leading) :])  # type: ignore[attr-defined]
     call.__annotations__ = {k: v for k, v in fn.__annotations__.items() if k not in bound_names}

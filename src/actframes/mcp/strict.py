@@ -20,6 +20,18 @@ from pydantic import ValidationError
 
 
 class StrictServer(MCPServer):
+    # Each tool's argument names, taken from the tool list once (it changes only when a
+    # tool is added or removed), not rebuilt at every call.
+    _arguments: dict[str, set[str]] | None = None
+
+    def add_tool(self, *args: Any, **kwargs: Any) -> None:
+        self._arguments = None
+        super().add_tool(*args, **kwargs)
+
+    def remove_tool(self, name: str) -> None:
+        self._arguments = None
+        super().remove_tool(name)
+
     async def list_tools(self) -> list[Any]:
         tools = await super().list_tools()
         for t in tools:
@@ -27,10 +39,14 @@ class StrictServer(MCPServer):
         return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        known = {t.name: t for t in await super().list_tools()}
-        tool = known.get(name)
-        if tool is not None:
-            unknown(name, arguments, set(tool.input_schema.get("properties", {})), ToolError)
+        if self._arguments is None:
+            self._arguments = {
+                t.name: set(t.input_schema.get("properties", {}))
+                for t in await super().list_tools()
+            }
+        allowed = self._arguments.get(name)
+        if allowed is not None:
+            unknown(name, arguments, allowed, ToolError)
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:

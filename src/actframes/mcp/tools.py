@@ -51,7 +51,7 @@ def result(text: str, structured: dict[str, Any]) -> CallToolResult:
     )
 
 
-def get_context(
+async def get_context(
     svc: Service,
     hours: Hours | None = None,
     day: Day | None = None,
@@ -69,7 +69,7 @@ def get_context(
     if not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
         raise ToolError(f"budget_tokens must be between {MIN_BUDGET} and {MAX_BUDGET}")
     window = svc.window(hours=hours, day=day, since=since, until=until, default_hours=2)
-    doc, block = svc.context(window, budget_tokens)
+    doc, block = await svc.context(window, budget_tokens)
     return result(block, {"window": doc["window"], "budget_tokens": budget_tokens, "block": block})
 
 
