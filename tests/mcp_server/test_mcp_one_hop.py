@@ -1,6 +1,8 @@
-"""get_context reaches the store's thread in one hop: the SDK awaits it on its event loop
-(a coroutine tool), which awaits the store's future, instead of parking a worker thread of
-its own on the store. And the strict server's argument names follow the tool list."""
+"""get_context, get_day_summary and get_activity reach the store's thread in one hop: the
+SDK awaits them on its event loop (coroutine tools), and they await the store's future,
+instead of parking a worker thread of the SDK's on the store; get_activity's JSON text is
+kept with its document while the day is unchanged. And the strict server's argument
+names follow the tool list."""
 
 from __future__ import annotations
 
@@ -12,8 +14,12 @@ import anyio
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
+from actframes.api import compile_path
+from actframes.capture import store
+from actframes.emit.json_out import to_json
 from actframes.mcp.server import build_server
 from actframes.mcp.tools import NOTICE
+from actframes.model import Snapshot
 
 from ..test_golden import build
 
@@ -52,10 +58,40 @@ def test_get_context_runs_on_the_loop_and_the_store_thread_only(db: Path) -> Non
     assert len({r.structured_content["block"] for r in results}) == 1
 
 
+@pytest.mark.parametrize("tool", ["get_day_summary", "get_activity"])
+def test_the_day_tools_run_on_the_loop_and_the_store_thread_only(db: Path, tool: str) -> None:
+    results, started = _calls(db, tool, {"day": DAY}, 2)
+    assert started == set()
+    assert all(not r.is_error for r in results)
+    assert results[0].content[0].text == results[1].content[0].text
+
+
 def test_a_sync_tool_still_runs_in_a_worker_thread(db: Path) -> None:
     # The contrast that shows the check above can fail: a sync tool takes an SDK worker.
-    results, started = _calls(db, "get_day_summary", {"day": DAY}, 1)
+    results, started = _calls(db, "get_communications", {"day": DAY}, 1)
     assert started and not results[0].is_error
+
+
+def test_get_activity_text_is_the_document_and_follows_the_store(tmp_path: Path) -> None:
+    path = build(tmp_path / "live.db")
+    server = build_server(path, TZ, None, lambda: NOW_MS)
+
+    async def activity() -> tuple[str, Any]:
+        got = await server.call_tool("get_activity", {"day": DAY})
+        return got.content[0].text, got.structured_content["document"]
+
+    async def main() -> list[tuple[str, Any]]:
+        seen = [await activity(), await activity()]
+        conn = store.open_store(path)
+        store.write_snapshots(conn, [Snapshot(100, 1_773_134_000_000, "Code", "late.py")])
+        conn.close()
+        return [*seen, await activity()]
+
+    (text1, doc1), (text2, _), (text3, doc3) = anyio.run(main)
+    fresh = compile_path(path, DAY, TZ)
+    assert text1 == text2 == f"{NOTICE}\n\n{to_json(doc1)}"
+    assert text3 != text1 and doc3["coverage"]["rows"] == doc1["coverage"]["rows"] + 1
+    assert text3 == f"{NOTICE}\n\n{to_json(fresh)}"
 
 
 def test_get_context_errors_stay_one_line_tool_errors(tmp_path: Path) -> None:

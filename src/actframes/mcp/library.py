@@ -9,7 +9,7 @@ bytes a fresh compile gives. Library errors become one-line tool errors.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from datetime import date, timedelta
 from functools import partial
 from pathlib import Path
@@ -21,6 +21,7 @@ from ..api import open_store
 from ..compile.pipeline import Options
 from ..doc_types import CommsView, Document
 from ..emit.context import to_context
+from ..emit.json_out import to_json
 from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
 from ..sources.base import is_locked, locked
@@ -58,9 +59,7 @@ class Service:
         return resolved
 
     def compile(self, window: Window, min_minutes: float = 0) -> Document:
-        if not 0 <= min_minutes <= 24 * 60:
-            raise ToolError("min_minutes must be between 0 and 1440")
-        options = Options(min_active_s=round(min_minutes * 60))
+        options = self._options(min_minutes)
         doc = self._guard(lambda: self.store.compile(window, options))
         return doc
 
@@ -74,25 +73,43 @@ class Service:
             docs = self._guard(partial(self.store.compile_many, windows))
             yield from zip(batch, docs, strict=True)
 
-    async def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
-        """The window's document and its context block, both kept while it is unchanged
-        (and both from one call into the store: one document, one trip to its thread,
-        awaited on the server's event loop rather than by a thread parked on it)."""
-        future = self._guard(
-            lambda: self.store.render_future(
-                window,
-                None,
-                ("context", budget_tokens),
-                lambda d: (d, to_context(d, budget_tokens, kept=self._lines)),
-            )
-        )
+    async def rendered(
+        self,
+        window: Window,
+        how: Hashable,
+        make: Callable[[Document], _T],
+        min_minutes: float = 0,
+    ) -> _T:
+        """``make(document)`` of the window, kept with its document under ``how`` while
+        the window is unchanged: one trip to the store's thread, awaited on the server's
+        event loop rather than by a thread parked on it."""
+        options = self._options(min_minutes)
+        future = self._guard(lambda: self.store.render_future(window, options, how, make))
         try:
-            got: tuple[Document, str] = await asyncio.wrap_future(future)
+            got: _T = await asyncio.wrap_future(future)
         except ToolError:
             raise
         except Exception as exc:
             raise self._tool_error(exc) from exc
         return got
+
+    async def document(self, window: Window, min_minutes: float = 0) -> Document:
+        """The window's document, as ``compile`` gives it, awaited (``rendered``)."""
+        return await self.rendered(window, "document", _same, min_minutes)
+
+    async def context(self, window: Window, budget_tokens: int) -> tuple[Document, str]:
+        """The window's document and its context block, both kept while it is unchanged
+        (and both from one call into the store: one document, one trip to its thread)."""
+        return await self.rendered(
+            window,
+            ("context", budget_tokens),
+            lambda d: (d, to_context(d, budget_tokens, kept=self._lines)),
+        )
+
+    async def document_json(self, window: Window, min_minutes: float) -> tuple[Document, str]:
+        """The window's document and its JSON text, both kept while it is unchanged: an
+        unchanged day is not serialised again at every call."""
+        return await self.rendered(window, "json", lambda d: (d, to_json(d)), min_minutes)
 
     def comms(self, window: Window) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
@@ -172,6 +189,11 @@ class Service:
         last = date.fromisoformat(self.today() if until is None else self.day(until, "until"))
         return [(last - timedelta(days=i)).isoformat() for i in range(days)]
 
+    def _options(self, min_minutes: float) -> Options:
+        if not 0 <= min_minutes <= 24 * 60:
+            raise ToolError("min_minutes must be between 0 and 1440")
+        return Options(min_active_s=round(min_minutes * 60))
+
     def _guard(self, call: Callable[[], _T]) -> _T:
         try:
             return call()
@@ -188,6 +210,10 @@ class Service:
             return ToolError(str(locked(self.db)))
         # a vanished store, a disk error
         return ToolError(one_line(f"{self.db}: cannot read ({exc})"))
+
+
+def _same(doc: Document) -> Document:
+    return doc
 
 
 def one_line(text: str) -> str:

@@ -17,7 +17,6 @@ from mcp.types import CallToolResult, TextContent
 from ..compile.disclosures import NO_INPUT_SPOT
 from ..doc_types import Document, Frame
 from ..emit.context import DEFAULT_BUDGET
-from ..emit.json_out import to_json
 from ..window import day_window
 from .library import MAX_SEARCH_DAYS, Service
 from .limits import (
@@ -73,7 +72,7 @@ async def get_context(
     return result(block, {"window": doc["window"], "budget_tokens": budget_tokens, "block": block})
 
 
-def get_activity(
+async def get_activity(
     svc: Service,
     day: Day | None = None,
     since: str | None = None,
@@ -86,18 +85,19 @@ def get_activity(
     references, frames with titles, pages, input and evidence row ids. Frames under
     `min_minutes` are hidden and disclosed.
     """
-    doc = svc.compile(svc.window(day=day, since=since, until=until), min_minutes)
-    return result(to_json(doc), {"document": doc})
+    window = svc.window(day=day, since=since, until=until)
+    doc, text = await svc.document_json(window, min_minutes)
+    return result(text, {"document": doc})
 
 
-def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
+async def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
     """Coverage, time per app and site, and the most-viewed entities of one day.
 
     Entities are typed references: pull requests, documents, channels, files … of a
     local `day` (YYYY-MM-DD, today or yesterday; default today). Input a source does not
     record (ActivityWatch) is said to be not recorded, its counts null, never 0.
     """
-    doc = svc.compile(svc.window(day=day))
+    doc = await svc.document(svc.window(day=day))
     top = sorted(doc["viewed"], key=lambda v: (-v["views"], v["first"]))[:15]
     recorded = input_recorded(doc)
     ledger: list[Any] = (
