@@ -3,9 +3,9 @@
 ``server.py`` builds it and registers every tool in one place; ``tools.py``,
 ``replay.py`` and ``resources.py`` hold the tools, one small function each;
 ``library.py`` the calls behind them; ``limits.py`` their argument limits;
-``strict.py`` the refusal of unknown arguments; ``stdio_loop.py`` stdio on the event
-loop; ``config.py`` the client configurations of ``actframes mcp --print-config``.
-``actframes mcp`` serves it on stdio.
+``strict.py`` the refusal of unknown arguments; ``config.py`` the client
+configurations of ``actframes mcp --print-config``. ``actframes mcp`` serves it on
+stdio.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from .. import __version__
 from . import replay, resources, tools
 from .library import Service
 from .replay import ReplayPolicy
-from .stdio_loop import LoopStdioServer
+from .strict import StrictServer
 
 INSTRUCTIONS = (
     "Activity Frames tells you what the user did at the computer: apps, sites, documents, "
@@ -57,7 +57,7 @@ def build_server(
 ) -> MCPServer:
     svc = Service(db, tz, source, now_ms)
     policy = replay_policy or ReplayPolicy()
-    server: MCPServer = LoopStdioServer(
+    server: MCPServer = StrictServer(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"
     )
     for tool in TOOLS:
