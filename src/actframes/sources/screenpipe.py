@@ -153,7 +153,7 @@ class ScreenpipeSource(Source):
 
     def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> SettledMark | None:
         """What identifies the raw rows a read of the window holds before ``cut_ms``
-        (``RowsFingerprint.settled``), with whether all of them have UTC timestamps:
+        (``screenpipe_settled.settled``), with whether all of them have UTC timestamps:
         equal marks mean rows were only inserted since, none before the cut, so only the
         tail need be read (``tail.py``)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
@@ -181,7 +181,7 @@ class ScreenpipeSource(Source):
             # exit hook), ~6 ms that a one-shot ``actframes day`` never needs.
             from .screenpipe_tail import TailReads
 
-            self._tails = TailReads(self._conn, lambda: self._bg_conn(0), self._schema, self._read)
+            self._tails = TailReads(self._conn, self._bg_conn, self._schema, self._read)
         return self._tails
 
     def _rows(self) -> RowsFingerprint:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import copy
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -44,13 +44,10 @@ from .parallel_parts import made_at_once
 from .screenpipe_input import STORED_CHARS
 from .screenpipe_schema import Schema
 from .screenpipe_time import (
-    UTC_SHAPE,
     Span,
     after_prefix,
     in_ranges,
-    ms_expr,
     odd_rows_sql,
-    text_at,
 )
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
@@ -65,6 +62,13 @@ _KEEPS_OWN_APP = (
     "(typeof(app_name) = 'text' AND app_name GLOB '*[A-Za-z0-9]*'"
     " AND instr(app_name, char(27)) = 0 AND instr(app_name, char(155)) = 0)"
 )
+
+
+PartKey = tuple[str, str]  # the rows a part of a fingerprint hashes (a range, "odd", ...)
+# A fingerprint's parts in hashing order: a key naming the rows, whether the part is kept
+# for other windows of this state of the store, and how a fingerprinter (of any of the
+# store's connections) makes it.
+Plan = list[tuple[PartKey, bool, "Callable[[RowsFingerprint], bytes]"]]
 
 
 def _cols(wanted: tuple[str, ...], present: frozenset[str]) -> list[str]:
@@ -108,58 +112,56 @@ class RowsFingerprint:
         # Frames that may take their app from ocr_text (every frame without an app column).
         self._pending = f"NOT {_KEEPS_OWN_APP}" if "app_name" in s.fcols else "1"
 
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self._conn
+
+    @property
+    def schema(self) -> Schema:
+        return self._s
+
     def window(self, span: Span) -> str | None:
         """The fingerprint of a read of ``span``; None when the store changed meanwhile."""
         return self.windows([span], [])[0]  # one window: its parts made on this connection
 
-    def windows(self, spans: list[Span], conns: list[sqlite3.Connection]) -> list[str | None]:
+    def windows(self, spans: list[Span], conns: Sequence[sqlite3.Connection]) -> list[str | None]:
         """``[window(span) for span in spans]``, the parts made once each, at once, on this
         connection and on ``conns`` (``parallel_parts``). All None when a commit landed
         between this connection's first and last ``data_version``: only then are parts
         read on several connections known to be of one state of the store."""
         version = self._fresh_memo()
         schema = self._schema_part()
-        plans = [self._plan(span) for span in spans]
-        todo: dict[PartKey, Callable[[RowsFingerprint], bytes]] = {}
-        for plan in plans:
-            for key, kept, make in plan:
-                if not (kept and key in self._memo):
-                    todo.setdefault(key, make)
-        workers = [self, *(self._on(conn) for conn in conns)]
-        made = made_at_once(todo, workers)
+        made = self._made([self._plan(span) for span in spans], conns)
         if self._data_version() != version:
             return [None] * len(spans)
         found: list[str | None] = []
-        for plan in plans:
+        for parts in made:
             h = sha256(FINGERPRINT_VERSION.encode())
             h.update(schema)
-            for key, kept, _ in plan:
-                part = self._memo[key] if kept and key in self._memo else made[key]
-                if kept:
-                    self._memo[key] = part
+            for part in parts:
                 h.update(part)
             found.append(f"{FINGERPRINT_VERSION}:{h.hexdigest()}")
         return found
 
-    def _plan(self, span: Span) -> list[tuple[PartKey, bool, Callable[[RowsFingerprint], bytes]]]:
+    def _plan(self, span: Span) -> Plan:
         """The parts of ``window(span)`` in hashing order: a key naming the rows, whether
         it is kept for other windows (whole dates, the rows no date holds), and how a
         fingerprinter (of any connection) makes it."""
         s = self._s
-        parts: list[tuple[PartKey, bool, Callable[[RowsFingerprint], bytes]]] = []
+        parts: Plan = []
         if s.frames_indexed and (s.events_indexed or not s.ecols):
             # Whole dates one index search each, shared between windows (a history's
             # days); the few hours at the edges, one query for all.
             edges = []
             for lo, hi in span.ranges:
                 if len(lo) == 10 and hi == after_prefix(lo):
-                    parts.append(((lo, hi), True, partial(_rows_of, [(lo, hi)])))
+                    parts.append(((lo, hi), True, partial(rows_of, [(lo, hi)])))
                 else:
                     edges.append((lo, hi))
-            parts.append((("edges", repr(edges)), False, partial(_rows_of, edges)))
+            parts.append((("edges", repr(edges)), False, partial(rows_of, edges)))
         else:  # one scan for all of them (in_ranges)
-            parts.append((("all", repr(span.ranges)), False, partial(_rows_of, span.ranges)))
-        parts.append((("odd", ""), True, _odd_of))
+            parts.append((("all", repr(span.ranges)), False, partial(rows_of, span.ranges)))
+        parts.append((("odd", ""), True, odd_of))
         return parts
 
     def _on(self, conn: sqlite3.Connection) -> RowsFingerprint:
@@ -174,72 +176,43 @@ class RowsFingerprint:
         rows of the ranges that another day keeps leave it alone, so a row added today
         moves no earlier day's (``resident_routines``); None when the store changed
         meanwhile."""
+        rows = partial(rows_where, span.ranges, span.keeps_sql())
+        plan: Plan = [(("kept", repr(span.ranges)), False, rows), (("odd", ""), True, odd_of)]
+        return self.digest(b"kept:", plan, [])
+
+    def digest(self, label: bytes, plan: Plan, conns: Sequence[sqlite3.Connection]) -> str | None:
+        """The hash of ``plan``'s parts in order (after ``label``, the version and the
+        tables' definitions), made at once on this connection and ``conns`` (each in a read
+        transaction of this one's state of the store: ``screenpipe_settled``); None when
+        the store changed meanwhile."""
         version = self._fresh_memo()
-        h = sha256(b"kept:" + FINGERPRINT_VERSION.encode())
+        h = sha256(label + FINGERPRINT_VERSION.encode())
         h.update(self._schema_part())
-        h.update(self._rows_digest(span.ranges, span.keeps_sql()))
-        h.update(self._part(("odd", ""), self._odd_digest))
+        for part in self._made([plan], conns)[0]:
+            h.update(part)
         if self._data_version() != version:
             return None
-        return h.hexdigest()
+        return h.hexdigest()  # type: ignore[no-any-return]
 
-    def settled(self, span: Span, cut_ms: int) -> str | None:
-        """What identifies the rows of a read of ``span`` whose instant lies before
-        ``cut_ms``, and the rows no date holds: equal marks mean that since, rows were
-        only inserted, none before the cut (``tail.py``). It hashes every row of the
-        read's ranges whose text orders before a second after the cut and from a second
-        before the read's start (index ranges, no row tested), before that the rows
-        without a UTC timestamp, and from a second after the cut on (the short tail) the
-        rows SQLite places before the cut or cannot place."""
-        version = self._fresh_memo()
-        later = text_at(cut_ms + 1000)
-        below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
-        above = [(max(lo, later), hi) for lo, hi in span.ranges if hi > later]
-        # Rows with a UTC timestamp whose text orders before the second before the read's
-        # first instant are dropped by every read, by their text (``Span.keeps_sql``): of
-        # the rows there (a day of UTC offsets, often yesterday's), only the others count.
-        start = "" if span.a % 1000 or span.b % 1000 else text_at(span.a - 1000)
-        inner = [(max(lo, start), hi) for lo, hi in below if hi > start]
-        outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
-        h = sha256(b"settled:" + FINGERPRINT_VERSION.encode())
-        h.update(self._schema_part())
-        # The rows from the read's start in two parts, split at the cut's hour: at a verdict
-        # that moves the cut within the hour (``screenpipe_tail``), both marks share the
-        # first part's digest (one state of the store), and the second mark hashes the
-        # hour only. Each row is in one part; the parts depend on the cut alone.
-        hour = later[:13]
-        early = [(lo, min(hi, hour)) for lo, hi in inner if lo < hour]
-        h.update(self._part(("settled", repr(early)), partial(self._rows_digest, early)))
-        h.update(self._rows_digest([(max(lo, hour), hi) for lo, hi in inner if hi > hour]))
-        h.update(self._rows_digest(outer, f"NOT {UTC_SHAPE}"))
-        h.update(self._rows_digest(above, f"coalesce({ms_expr()} < {cut_ms}, 1)"))
-        h.update(self._part(("odd", ""), self._odd_digest))
-        if self._data_version() != version:
-            return None
-        return h.hexdigest()
-
-    def settled_in_utc(self, span: Span, cut_ms: int, since_ms: int | None = None) -> bool:
-        """Whether every row ``settled`` hashes for ``cut_ms`` (frames and events whose
-        text orders before a second after the cut) has a UTC timestamp in screenpipe's
-        shape (``UTC_SHAPE``): while the mark stands, a read from near the cut then
-        needs no row whose text orders before that read's start (``tail_span``). The
-        timestamp index alone answers. With ``since_ms``, only the rows whose text
-        orders from a second after that earlier cut on are looked at (the caller knows
-        the others: the mark at ``since_ms`` held)."""
-        later = text_at(cut_ms + 1000)
-        below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
-        if since_ms is not None:
-            earlier = text_at(since_ms + 1000)
-            below = [(max(lo, earlier), hi) for lo, hi in below if hi > earlier]
-        s = self._s
-        tables = [("frames", s.frames_indexed)]
-        if s.ecols:
-            tables.append(("ui_events", s.events_indexed))
-        for table, indexed in tables:
-            q = f"SELECT count(*) FROM {in_ranges(table, below, indexed)} AND NOT {UTC_SHAPE}"
-            if fetch(self._conn, q, ())[0][0]:
-                return False
-        return True
+    def _made(self, plans: list[Plan], conns: Sequence[sqlite3.Connection]) -> list[list[bytes]]:
+        """Each plan's parts, those kept for other windows from the memo when there; the
+        others made once each, at once on this connection and on ``conns``."""
+        todo: dict[PartKey, Callable[[RowsFingerprint], bytes]] = {}
+        for plan in plans:
+            for key, kept, make in plan:
+                if not (kept and key in self._memo):
+                    todo.setdefault(key, make)
+        made = made_at_once(todo, [self, *(self._on(conn) for conn in conns)])
+        found = []
+        for plan in plans:
+            parts = []
+            for key, kept, _ in plan:
+                part = self._memo[key] if kept and key in self._memo else made[key]
+                if kept:
+                    self._memo[key] = part
+                parts.append(part)
+            found.append(parts)
+        return found
 
     # ------------------------------------------------------------------ internals
 
@@ -261,12 +234,6 @@ class RowsFingerprint:
         if self._schema_memo is None or self._schema_memo[0] != cookie:
             self._schema_memo = (cookie, _sha256(self._schema_text()).digest())
         return self._schema_memo[1]
-
-    def _part(self, key: tuple[str, str], make: Callable[[], bytes]) -> bytes:
-        got = self._memo.get(key)
-        if got is None:
-            got = self._memo[key] = make()
-        return got
 
     def _schema_text(self) -> bytes:
         tables = fetch(
@@ -356,14 +323,15 @@ class RowsFingerprint:
             h.update(t)
 
 
-PartKey = tuple[str, str]  # the rows a part of a fingerprint hashes (a range, "odd", ...)
-
-
-def _rows_of(ranges: list[tuple[str, str]], fp: RowsFingerprint) -> bytes:
+def rows_of(ranges: list[tuple[str, str]], fp: RowsFingerprint) -> bytes:
     return fp._rows_digest(ranges)
 
 
-def _odd_of(fp: RowsFingerprint) -> bytes:
+def rows_where(ranges: list[tuple[str, str]], where: str, fp: RowsFingerprint) -> bytes:
+    return fp._rows_digest(ranges, where)
+
+
+def odd_of(fp: RowsFingerprint) -> bytes:
     return fp._odd_digest()
 
 

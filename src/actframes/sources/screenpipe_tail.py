@@ -1,12 +1,14 @@
 """A screenpipe-style store's tail reads (``tail.py``): the settled mark of the rows before
 a cut, and the read of the rows from it on, taken from one state of the store.
 
-The mark hashes every row before the cut (``RowsFingerprint.settled``), which costs most
-of a tail call; the read is short. They run at once, on two connections whose read
-transactions are shown to hold the same state: the second connection opens its
-transaction between two looks at the main connection's ``PRAGMA data_version`` (the
-second look from within the main one's transaction), and equal versions mean nothing was
-committed in between. Otherwise both run one after the other on the main connection.
+The mark hashes every row before the cut (``screenpipe_settled``), which costs most of a
+tail call; the read is short. They run at once, the mark on the reading threads'
+connections (its two halves at once on two, where ``parallel_parts.readers`` allows) and
+the read on the main one, whose read transactions are shown to hold the same state: the
+other connections open theirs between two looks at the main connection's ``PRAGMA
+data_version`` (the second look from within the main one's transaction), and equal
+versions mean nothing was committed in between. Otherwise all of it runs one after the
+other on the main connection.
 Either way a write between them can never pair a new read with an old mark. The caller
 gets the read at once and the mark's verdict when it asks (``settle``): it may compile
 meanwhile, and must drop what it made when the verdict is None.
@@ -22,14 +24,16 @@ from typing import NamedTuple
 
 from ..model import Capture
 from .base import data_version
+from .parallel_parts import readers
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema
+from .screenpipe_settled import settled, settled_in_utc
 from .screenpipe_time import Span, text_at
 
 
 class SettledMark(NamedTuple):
     """The digest of the rows before a cut, and whether every one of them has a UTC
-    timestamp in screenpipe's shape (``RowsFingerprint.settled_in_utc``)."""
+    timestamp in screenpipe's shape (``screenpipe_settled.settled_in_utc``)."""
 
     digest: str
     in_utc: bool
@@ -41,16 +45,17 @@ Settle = Callable[[], SettledMark | None]
 
 class TailReads:
     """Marks and tail reads of one store. ``read(span, in_background)`` is the source's
-    read of a span; ``second()`` its other connection (usable from another thread)."""
+    read of a span; ``other(i)`` its ``i``-th other connection (usable from another
+    thread)."""
 
     def __init__(
         self,
         main: sqlite3.Connection,
-        second: Callable[[], sqlite3.Connection],
+        other: Callable[[int], sqlite3.Connection],
         schema: Schema,
         read: Callable[[Span, bool], Capture],
     ) -> None:
-        self._main, self._second, self._schema, self._read = main, second, schema, read
+        self._main, self._other, self._schema, self._read = main, other, schema, read
         self._rows = RowsFingerprint(main, schema)
         self._rows2: RowsFingerprint | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -79,29 +84,21 @@ class TailReads:
         if mark.in_utc and not (tail.a % 1000 or tail.b % 1000):
             start = text_at(tail.a - 1000)
             tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
-        second = self._second()
-        before = data_version(self._main)
-        second.execute("BEGIN")
+        others = [self._other(i) for i in range(readers(2))]
+        if not _same_state(self._main, others):  # a commit between: all on this connection
+            try:
+                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms, [])
+                return None if verdict is None else (self._read(tail, False), lambda: verdict)
+            finally:
+                self._main.rollback()
         try:
-            data_version(second)  # the second connection's state, fixed from here on
-            self._main.execute("BEGIN")
-        except BaseException:
-            second.rollback()
-            raise
-        try:
-            if before is None or data_version(self._main) != before:  # a commit between
-                second.rollback()
-                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms)
-                if verdict is None:
-                    return None
-                return self._read(tail, False), lambda: verdict
             if self._rows2 is None:
-                self._rows2 = RowsFingerprint(second, self._schema)
+                self._rows2 = RowsFingerprint(others[0], self._schema)
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="actframes-mark")
             started = threading.Event()
             self._pending = self._pool.submit(
-                _verdict_then_end, self._rows2, second, span, cut_ms, mark, next_cut_ms, started
+                _verdict_then_end, self._rows2, others, span, cut_ms, mark, next_cut_ms, started
             )
             # Waiting here hands the interpreter's lock to the mark's thread at once: left
             # to ask for it while this thread reads and compiles, it would wait out a
@@ -124,41 +121,74 @@ class TailReads:
             self._pool.shutdown()
 
 
+def _same_state(main: sqlite3.Connection, others: list[sqlite3.Connection]) -> bool:
+    """Opens a read transaction on ``others``, then on ``main``: True when all of them
+    hold one state of the store (no commit between two looks at ``main``'s data
+    version, the second from within its transaction); else only ``main``'s is left
+    open. Both ways, the caller ends ``main``'s."""
+    before = data_version(main)
+    begun: list[sqlite3.Connection] = []
+    try:
+        for conn in others:
+            conn.execute("BEGIN")
+            begun.append(conn)
+            data_version(conn)  # this connection's state, fixed from here on
+        main.execute("BEGIN")
+    except BaseException:
+        for conn in begun:
+            conn.rollback()
+        raise
+    if before is not None and data_version(main) == before:
+        return True
+    for conn in begun:
+        conn.rollback()
+    return False
+
+
 def _mark(rows: RowsFingerprint, span: Span, cut_ms: int) -> SettledMark | None:
-    digest = rows.settled(span, cut_ms)
-    return None if digest is None else SettledMark(digest, rows.settled_in_utc(span, cut_ms))
+    digest = settled(rows, span, cut_ms)
+    return None if digest is None else SettledMark(digest, settled_in_utc(rows, span, cut_ms))
 
 
 def _verdict(
-    rows: RowsFingerprint, span: Span, cut_ms: int, mark: SettledMark, next_cut_ms: int
+    rows: RowsFingerprint,
+    span: Span,
+    cut_ms: int,
+    mark: SettledMark,
+    next_cut_ms: int,
+    helpers: list[sqlite3.Connection],
 ) -> SettledMark | None:
-    if rows.settled(span, cut_ms) != mark.digest:
+    """The mark at ``next_cut_ms`` if the mark at ``cut_ms`` is still ``mark``, made on
+    ``rows``' connection and ``helpers`` (in the same state of the store)."""
+    if settled(rows, span, cut_ms, helpers) != mark.digest:
         return None
     if next_cut_ms == cut_ms:
         return mark
-    digest = rows.settled(span, next_cut_ms)
+    digest = settled(rows, span, next_cut_ms, helpers)
     if digest is None:
         return None
     # The rows the mark covers are as they were (their timestamps too): of the rows the
     # next mark covers, only those between the two cuts may lack a UTC timestamp.
-    in_utc = mark.in_utc and rows.settled_in_utc(span, next_cut_ms, since_ms=cut_ms)
+    in_utc = mark.in_utc and settled_in_utc(rows, span, next_cut_ms, since_ms=cut_ms)
     return SettledMark(digest, in_utc)
 
 
 def _verdict_then_end(
     rows: RowsFingerprint,
-    conn: sqlite3.Connection,
+    conns: list[sqlite3.Connection],
     span: Span,
     cut_ms: int,
     mark: SettledMark,
     next_cut_ms: int,
     started: threading.Event,
 ) -> SettledMark | None:
-    """In the pool's thread, within ``conn``'s read transaction, which it ends."""
+    """In the pool's thread, within the read transactions of ``conns`` (``rows``' first,
+    then its helpers'), which it ends."""
     started.set()
     try:
-        return _verdict(rows, span, cut_ms, mark, next_cut_ms)
+        return _verdict(rows, span, cut_ms, mark, next_cut_ms, conns[1:])
     except sqlite3.DatabaseError:
         return None
     finally:
-        conn.rollback()
+        for conn in conns:
+            conn.rollback()

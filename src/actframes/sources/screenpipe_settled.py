@@ -1,0 +1,120 @@
+"""The settled mark of a screenpipe-style store (``tail.py``): what identifies the rows a
+read of a span holds before a cut, from their raw rows as the fingerprint hashes them
+(``screenpipe_fingerprint``). Equal marks mean that since, rows were only inserted, none
+before the cut. It costs most of a tail call (every row of the day before the cut), so
+its big part, the rows from the read's start to the cut's hour, is hashed in two halves,
+made at once when the caller gives another connection in the same state of the store
+(``screenpipe_tail``): SQLite works with the interpreter's lock released.
+
+The halves meet at the text halfway in time between the first of those rows and the
+cut's hour, found in the same state of the store as the parts: while the rows are
+unchanged, so is the point, and so is the mark. Whatever the point, each row is in one
+part, so the parts together hash exactly the rows one part would: another point can only
+make another mark (a whole read), never an equal mark of other rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from functools import partial
+
+from .base import fetch
+from .screenpipe_fingerprint import Plan, RowsFingerprint, odd_of, rows_of, rows_where
+from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
+
+Ranges = list[tuple[str, str]]
+
+
+def settled(
+    rows: RowsFingerprint, span: Span, cut_ms: int, conns: Sequence[sqlite3.Connection] = ()
+) -> str | None:
+    """The mark of the rows of a read of ``span`` whose instant lies before ``cut_ms``,
+    and of the rows no date holds; None when the store changed meanwhile. ``conns``:
+    other connections in a read transaction of ``rows``' state of the store, which make
+    parts of it at once.
+
+    It hashes every row of the read's ranges whose text orders before a second after
+    the cut and from a second before the read's start (index ranges, no row tested),
+    before that the rows without a UTC timestamp, and from a second after the cut on
+    (the short tail) the rows SQLite places before the cut or cannot place."""
+    later = text_at(cut_ms + 1000)
+    below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
+    above = [(max(lo, later), hi) for lo, hi in span.ranges if hi > later]
+    # Rows with a UTC timestamp whose text orders before the second before the read's
+    # first instant are dropped by every read, by their text (``Span.keeps_sql``): of
+    # the rows there (a day of UTC offsets, often yesterday's), only the others count.
+    start = "" if span.a % 1000 or span.b % 1000 else text_at(span.a - 1000)
+    inner = [(max(lo, start), hi) for lo, hi in below if hi > start]
+    outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
+    # The rows from the read's start up to the cut's hour, then the hour's: at a verdict
+    # that moves the cut within the hour (``screenpipe_tail``), both marks share the
+    # first parts' digests (one state of the store), and the second mark hashes the
+    # hour only. Each row is in one part.
+    hour = later[:13]
+    early = [(lo, min(hi, hour)) for lo, hi in inner if lo < hour]
+    plan: Plan = [
+        (("settled", repr(half)), True, partial(rows_of, half))
+        for half in _halves(rows, early, hour)
+    ]
+    plan += [
+        (("hour", repr(inner) + hour), False, partial(rows_of, _from(inner, hour))),
+        (("outer", repr(outer)), False, partial(rows_where, outer, f"NOT {UTC_SHAPE}")),
+        (
+            ("above", f"{above!r}{cut_ms}"),
+            False,
+            partial(rows_where, above, f"coalesce({ms_expr()} < {cut_ms}, 1)"),
+        ),
+        (("odd", ""), True, odd_of),
+    ]
+    return rows.digest(b"settled:", plan, conns)
+
+
+def settled_in_utc(
+    rows: RowsFingerprint, span: Span, cut_ms: int, since_ms: int | None = None
+) -> bool:
+    """Whether every row ``settled`` hashes for ``cut_ms`` (frames and events whose text
+    orders before a second after the cut) has a UTC timestamp in screenpipe's shape
+    (``UTC_SHAPE``): while the mark stands, a read from near the cut then needs no row
+    whose text orders before that read's start (``tail_span``). The timestamp index
+    alone answers. With ``since_ms``, only the rows whose text orders from a second
+    after that earlier cut on are looked at (the caller knows the others: the mark at
+    ``since_ms`` held)."""
+    later = text_at(cut_ms + 1000)
+    below = [(lo, min(hi, later)) for lo, hi in span.ranges if lo < later]
+    if since_ms is not None:
+        below = _from(below, text_at(since_ms + 1000))
+    s = rows.schema
+    tables = [("frames", s.frames_indexed)]
+    if s.ecols:
+        tables.append(("ui_events", s.events_indexed))
+    for table, indexed in tables:
+        q = f"SELECT count(*) FROM {in_ranges(table, below, indexed)} AND NOT {UTC_SHAPE}"
+        if fetch(rows.conn, q, ())[0][0]:
+            return False
+    return True
+
+
+def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
+    """``early`` in two parts, split halfway in time between its first stored row (of
+    the events, the bigger table, when there are any) and ``hour``; one part where
+    either has no range, or without an index (each part would scan the table)."""
+    s = rows.schema
+    if not early or not (s.frames_indexed and (s.events_indexed or not s.ecols)):
+        return [early]
+    table = "ui_events" if s.ecols else "frames"
+    first = fetch(
+        rows.conn,
+        f"SELECT min(timestamp) FROM {table} WHERE timestamp >= ? AND timestamp < ?",
+        (early[0][0], hour),
+    )[0][0]
+    cut = middle_text(first, hour + ":00:00")
+    if cut is None:
+        return [early]
+    low, high = [(lo, min(hi, cut)) for lo, hi in early if lo < cut], _from(early, cut)
+    return [low, high] if low and high else [early]
+
+
+def _from(ranges: Ranges, at: str) -> Ranges:
+    """The parts of ``ranges`` from the text ``at`` on."""
+    return [(max(lo, at), hi) for lo, hi in ranges if hi > at]
