@@ -144,7 +144,9 @@ def test_an_edit_in_either_half_changes_the_mark(
     assert changed is not None and changed != mark and _verdict(src, cut, changed) == changed
 
 
-def test_a_commit_as_the_third_connection_begins_is_seen(src: ScreenpipeSource, store: Path) -> None:
+def test_a_commit_as_the_third_connection_begins_is_seen(
+    src: ScreenpipeSource, store: Path
+) -> None:
     """The third connection opens its transaction after the second: an edit committed
     between the two (seen by the third and the tail read, not by the second) is caught,
     never paired with the second's mark of the state before it."""
