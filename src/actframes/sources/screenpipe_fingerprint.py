@@ -42,6 +42,7 @@ from ..fast.fasthash import sha256
 from .base import fetch
 from .parallel_parts import made_at_once
 from .screenpipe_input import STORED_CHARS
+from .screenpipe_rowtext import Job, texts
 from .screenpipe_schema import Schema
 from .screenpipe_time import (
     Span,
@@ -129,10 +130,9 @@ class RowsFingerprint:
         connection and on ``conns`` (``parallel_parts``). All None when a commit landed
         between this connection's first and last ``data_version``: only then are parts
         read on several connections known to be of one state of the store."""
-        version = self._fresh_memo()
-        schema = self._schema_part()
+        version, schema = self._begin()
         made = self._made([self._plan(span) for span in spans], conns)
-        if self._data_version() != version:
+        if not self._still(version):
             return [None] * len(spans)
         found: list[str | None] = []
         for parts in made:
@@ -185,12 +185,12 @@ class RowsFingerprint:
         tables' definitions), made at once on this connection and ``conns`` (each in a read
         transaction of this one's state of the store: ``screenpipe_settled``); None when
         the store changed meanwhile."""
-        version = self._fresh_memo()
+        version, schema = self._begin()
         h = sha256(label + FINGERPRINT_VERSION.encode())
-        h.update(self._schema_part())
+        h.update(schema)
         for part in self._made([plan], conns)[0]:
             h.update(part)
-        if self._data_version() != version:
+        if not self._still(version):
             return None
         return h.hexdigest()  # type: ignore[no-any-return]
 
@@ -216,24 +216,27 @@ class RowsFingerprint:
 
     # ------------------------------------------------------------------ internals
 
-    def _data_version(self) -> int:
-        return int(fetch(self._conn, "PRAGMA data_version", ())[0][0])
-
-    def _fresh_memo(self) -> int:
-        """The store's data_version now; what was kept for another one is dropped."""
-        version = self._data_version()
+    def _begin(self) -> tuple[int, bytes]:
+        """The store's data_version and the digest of the tables' definitions, in one
+        statement. What was kept for another version is dropped; the definitions are
+        hashed again only when ``PRAGMA schema_version`` moves (SQLite raises it with
+        every change of ``sqlite_master``)."""
+        version, cookie = fetch(
+            self._conn, "SELECT * FROM pragma_data_version, pragma_schema_version"
+        )[0]
         if version != self._version:
             self._memo.clear()
             self._version = version
-        return version
-
-    def _schema_part(self) -> bytes:
-        """The tables' definitions, hashed again only when ``PRAGMA schema_version``
-        moves (SQLite raises it with every change of ``sqlite_master``)."""
-        cookie = int(fetch(self._conn, "PRAGMA schema_version", ())[0][0])
         if self._schema_memo is None or self._schema_memo[0] != cookie:
             self._schema_memo = (cookie, _sha256(self._schema_text()).digest())
-        return self._schema_memo[1]
+        return int(version), self._schema_memo[1]
+
+    def _still(self, version: int) -> bool:
+        """Whether the store is still at ``version``: always, within a read transaction
+        (its snapshot is fixed from its first read on); else by asking again."""
+        if self._conn.in_transaction:
+            return True
+        return int(fetch(self._conn, "PRAGMA data_version")[0][0]) == version
 
     def _schema_text(self) -> bytes:
         tables = fetch(
@@ -251,76 +254,69 @@ class RowsFingerprint:
 
     def _rows_digest(self, ranges: list[tuple[str, str]], where: str = "1") -> bytes:
         """The digest of the rows of ``ranges`` (and ``where``) of every table read."""
-        s = self._s
-        h = _sha256()
-        frames = in_ranges("frames", ranges, s.frames_indexed) + f" AND {where}"
-        self._joined(h, "frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")
-        if s.ocols:
-            self._ocr(h, f"SELECT frames.id FROM {frames} AND {self._pending}")
-        if s.ecols:
-            events = in_ranges("ui_events", ranges, s.events_indexed) + f" AND {where}"
-            self._joined(h, "events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
-        return h.digest()  # type: ignore[no-any-return]
+        return self.digests([self.rows_jobs(ranges, where)])[0]
 
     def _odd_digest(self) -> bytes:
         """The digest of the rows no date holds (odd_rows_sql), read for every window."""
+        return self.digests([self.odd_jobs()])[0]
+
+    def digests(self, groups: list[list[Job]]) -> list[bytes]:
+        """The digest of each group's rows, all written by one statement (``rowtext``):
+        per job, how many rows, which writing and each text's length, then the texts."""
+        found = iter(texts(self._conn, [job for jobs in groups for job in jobs]))
+        out = []
+        for jobs in groups:
+            h = _sha256()
+            for label, n, written in (next(found) for _ in jobs):
+                # The lengths first: the texts that follow are then told apart from any others.
+                h.update(f"{label}:{n}:{','.join(str(len(t)) for t in written)};".encode())
+                for t in written:
+                    h.update(t)
+            out.append(h.digest())
+        return out
+
+    def rows_jobs(self, ranges: list[tuple[str, str]], where: str = "1") -> list[Job]:
         s = self._s
-        h = _sha256()
-        self._joined(
-            h,
-            "frames-odd",
-            self._frame_cols,
-            lambda r: odd_rows_sql("frames", r, "", s.frames_indexed),
-        )
+        frames = in_ranges("frames", ranges, s.frames_indexed) + f" AND {where}"
+        jobs = [self._job("frames", self._frame_cols, lambda r: f"SELECT {r} FROM {frames}")]
+        if s.ocols:
+            jobs.append(self._ocr(f"SELECT frames.id FROM {frames} AND {self._pending}"))
+        if s.ecols:
+            events = in_ranges("ui_events", ranges, s.events_indexed) + f" AND {where}"
+            jobs.append(
+                self._job("events", self._event_cols, lambda r: f"SELECT {r} FROM {events}")
+            )
+        return jobs
+
+    def odd_jobs(self) -> list[Job]:
+        s = self._s
+        jobs = [
+            self._job(
+                "frames-odd",
+                self._frame_cols,
+                lambda r: odd_rows_sql("frames", r, "", s.frames_indexed),
+            )
+        ]
         if s.ocols:
             pending = f" AND {self._pending}"
-            self._ocr(h, odd_rows_sql("frames", "id", pending, s.frames_indexed))
+            jobs.append(self._ocr(odd_rows_sql("frames", "id", pending, s.frames_indexed)))
         if s.ecols:
-            self._joined(
-                h,
-                "events-odd",
-                self._event_cols,
-                lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
+            jobs.append(
+                self._job(
+                    "events-odd",
+                    self._event_cols,
+                    lambda r: odd_rows_sql("ui_events", r, "", s.events_indexed),
+                )
             )
-        return h.digest()  # type: ignore[no-any-return]
+        return jobs
 
-    def _ocr(self, h: Any, frame_ids_sql: str) -> None:
+    def _ocr(self, frame_ids_sql: str) -> Job:
         where = f"FROM ocr_text WHERE frame_id IN ({frame_ids_sql})"
-        self._joined(h, "ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
+        return self._job("ocr", self._ocr_cols, lambda r: f"SELECT {r} {where}")
 
-    def _joined(self, h: Any, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> None:
-        """Feeds ``h`` the rows' values, one JSON array per column (or quote()d rows, see
-        the module docstring), with how many rows, which writing and each text's length.
-        ``rows_sql``: the query of the rows, given the select list."""
-        # A real is only possible in a column whose affinity is not TEXT (SQLite stores
-        # numbers there as text), and never in a timestamp of a range (numbers never
-        # compare between text bounds) or in length(). JSON writes a finite real with a
-        # '.' always ("%!.15g"), text in quotes: an array of such a column with neither
-        # holds integers, NULLs and infinities only (all exact), else quote() writes the
-        # rows. A per-row sum() said as much at a millisecond a day of events.
-        checks = [i for i, c in enumerate(cols) if c not in self._never_real.get(label, set())]
-        named = ", ".join(f"{c} AS k{i}" for i, c in enumerate(cols))
-        arrays = ", ".join(f"CAST(json_group_array(k{i}) AS BLOB)" for i in range(len(cols)))
-        exact = label.endswith("-odd") or label == "ocr"
-        texts: list[bytes] = []
-        if not exact:
-            try:
-                n, *texts = fetch(
-                    self._conn, f"SELECT count(*), {arrays} FROM ({rows_sql(named)})"
-                )[0]
-                exact = any(b"." in texts[i] or b'"' in texts[i] for i in checks)
-            except sqlite3.OperationalError:  # a blob: JSON cannot hold it
-                exact = True
-        if exact:
-            quoted = rows_sql(_quoted_row(cols))
-            q = f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB) FROM ({quoted})"
-            n, text = fetch(self._conn, q, ())[0]
-            texts = [text if isinstance(text, bytes) else b""]
-            label += ":quote"
-        # The lengths first: the texts that follow are then told apart from any others.
-        h.update(f"{label}:{n}:{','.join(str(len(t)) for t in texts)};".encode())
-        for t in texts:
-            h.update(t)
+    def _job(self, label: str, cols: list[str], rows_sql: Callable[[str], str]) -> Job:
+        never = self._never_real.get(label, set())
+        return Job(label, cols, rows_sql, [i for i, c in enumerate(cols) if c not in never])
 
 
 def rows_of(ranges: list[tuple[str, str]], fp: RowsFingerprint) -> bytes:
@@ -354,7 +350,3 @@ def _sha256(data: bytes = b"") -> Any:
     import hashlib  # OpenSSL's, several times the built-in one's speed on long texts
 
     return hashlib.sha256(data)
-
-
-def _quoted_row(cols: list[str]) -> str:
-    return " || ',' || ".join(f"quote({c})" for c in cols) + " AS r"

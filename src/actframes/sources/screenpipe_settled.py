@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from .base import fetch
-from .screenpipe_fingerprint import Plan, RowsFingerprint, odd_of, rows_of, rows_where
+from .screenpipe_fingerprint import Plan, RowsFingerprint, rows_of
 from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
 
 Ranges = list[tuple[str, str]]
@@ -57,16 +57,15 @@ def settled(
         (("settled", repr(half)), True, partial(rows_of, half))
         for half in _halves(rows, early, hour)
     ]
-    plan += [
-        (("hour", repr(inner) + hour), False, partial(rows_of, _from(inner, hour))),
-        (("outer", repr(outer)), False, partial(rows_where, outer, f"NOT {UTC_SHAPE}")),
-        (
-            ("above", f"{above!r}{cut_ms}"),
-            False,
-            partial(rows_where, above, f"coalesce({ms_expr()} < {cut_ms}, 1)"),
-        ),
-        (("odd", ""), True, odd_of),
+    # The other rows, few, in one part (one statement): the cut's hour, before the start
+    # the rows without a UTC timestamp, after the cut those placed before it or nowhere,
+    # and the rows no date holds.
+    rest = [
+        (_from(inner, hour), "1"),
+        (outer, f"NOT {UTC_SHAPE}"),
+        (above, f"coalesce({ms_expr()} < {cut_ms}, 1)"),
     ]
+    plan.append((("rest", f"{rest!r}"), False, partial(_rest, rest)))
     return rows.digest(b"settled:", plan, conns)
 
 
@@ -93,6 +92,11 @@ def settled_in_utc(
         if fetch(rows.conn, q, ())[0][0]:
             return False
     return True
+
+
+def _rest(parts: list[tuple[Ranges, str]], rows: RowsFingerprint) -> bytes:
+    jobs = [rows.rows_jobs(ranges, where) for ranges, where in parts]
+    return b"".join(rows.digests([*jobs, rows.odd_jobs()]))
 
 
 def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
