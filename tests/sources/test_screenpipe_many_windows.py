@@ -118,9 +118,7 @@ def test_the_parts_are_made_on_two_connections_in_two_threads(
     path = _store(tmp_path / "store.db")
     with open_source(path) as one:
         singles = [one.fingerprint(a, b) for a, b in BOUNDS]  # type: ignore[attr-defined]
-    monkeypatch.setattr(
-        screenpipe_fingerprint, "rows_of", _meeting(screenpipe_fingerprint.rows_of)
-    )
+    monkeypatch.setattr(screenpipe_fingerprint, "rows_of", _meeting(screenpipe_fingerprint.rows_of))
     with ScreenpipeSource(path) as src:
         seen = _traced(src, {"main": src._conn, "other": src._bg_conn(0)})
         assert src.fingerprints(BOUNDS) == singles
