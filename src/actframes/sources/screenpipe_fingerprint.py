@@ -13,15 +13,16 @@ rows, per table:
   text): id, timestamp, type, modifiers, the stored text's length by the reader's own
   expression (``screenpipe_input.STORED_CHARS``; never the text), text_length, clicks, app.
 
-Each column of the rows is written by ``json_group_array`` (one JSON array per column,
-rows in the query's order) — NULL, an integer, text in quotes with its quotes and
-controls escaped — so a row's values are told apart from any other's, and so are their
-types ('1' and 1 differ); the arrays go to the hash one after the other, after the
-count of rows and their lengths, never joined in Python. JSON cannot hold a blob and
-writes a finite real to 15 digits only, always with a '.': a part where SQLite refuses
-(a blob), or where the array of a column that may hold a real (any affinity but TEXT)
-has a '.' or a quote, is written again by ``quote()``, which is exact for both (a real
-to its last bit, a blob in hex). Arrays of integers and NULLs (and ``Inf``) are exact.
+Each column of the rows is written by ``json_group_array`` (``screenpipe_rowtext``: one
+JSON array per column, rows in the query's order) — NULL, an integer, text in quotes
+with its quotes and controls escaped — so a row's values are told apart from any
+other's, and so are their types ('1' and 1 differ); the arrays go to the hash one after
+the other, after the count of rows and their lengths, never joined in Python. JSON
+cannot hold a blob and writes a finite real to 15 digits only, always with a '.': a
+part where SQLite refuses (a blob), or where the array of a column that may hold a real
+(any affinity but TEXT) has a '.' or a quote, is written again by ``quote()``, which is
+exact for both (a real to its last bit, a blob in hex). Arrays of integers and NULLs
+(and ``Inf``) are exact.
 
 The ranges cover the read's and more (whole hours at the edges, where the read keeps
 rows by their instant): a change beside the window can only cost a reading, never serve
