@@ -6,11 +6,13 @@ its big part, the rows from the read's start to the cut's hour, is hashed in two
 made at once when the caller gives another connection in the same state of the store
 (``screenpipe_tail``): SQLite works with the interpreter's lock released.
 
-The halves meet at the text halfway in time between the first of those rows and the
-cut's hour, found in the same state of the store as the parts: while the rows are
-unchanged, so is the point, and so is the mark. Whatever the point, each row is in one
-part, so the parts together hash exactly the rows one part would: another point can only
-make another mark (a whole read), never an equal mark of other rows.
+The halves meet at the timestamp of the row whose id is halfway between the first and
+the last of those rows' (about as many rows each: screenpipe's ids ascend with time), or,
+where that row lies outside them, halfway in time between the first row and the cut's
+hour; found in the same state of the store as the parts: while the rows are unchanged,
+so is the point, and so is the mark. Whatever the point, each row is in one part, so the
+parts together hash exactly the rows one part would: another point can only make
+another mark (a whole read), never an equal mark of other rows.
 """
 
 from __future__ import annotations
@@ -100,19 +102,30 @@ def _rest(parts: list[tuple[Ranges, str]], rows: RowsFingerprint) -> bytes:
 
 
 def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
-    """``early`` in two parts, split halfway in time between its first stored row (of
-    the events, the bigger table, when there are any) and ``hour``; one part where
-    either has no range, or without an index (each part would scan the table)."""
+    """``early`` in two parts of about as many rows (of the events, the bigger table,
+    when there are any): split at the timestamp of the row whose id is halfway between
+    the ids of the first and the last row there (screenpipe's ids ascend with time), or,
+    where that row lies outside (ids out of time order), halfway in time between the
+    first row and ``hour``. Index seeks only. One part where either part has no range,
+    or without an index (each part would scan the table)."""
     s = rows.schema
     if not early or not (s.frames_indexed and (s.events_indexed or not s.ecols)):
         return [early]
-    table = "ui_events" if s.ecols else "frames"
-    first = fetch(
+    t = "ui_events" if s.ecols else "frames"
+    within = f"FROM {t} WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp"
+    ends = fetch(
         rows.conn,
-        f"SELECT min(timestamp) FROM {table} WHERE timestamp >= ? AND timestamp < ?",
-        (early[0][0], hour),
-    )[0][0]
-    cut = middle_text(first, hour + ":00:00")
+        f"SELECT f.timestamp, CASE WHEN typeof(f.id) = 'integer' AND typeof(l.id) = 'integer'"
+        f" THEN (SELECT timestamp FROM {t} WHERE id >= f.id / 2 + l.id / 2 ORDER BY id"
+        f" LIMIT 1) END FROM (SELECT timestamp, id {within} LIMIT 1) AS f,"
+        f" (SELECT id {within} DESC LIMIT 1) AS l",
+        (early[0][0], hour) * 2,
+    )
+    if not ends:
+        return [early]
+    first, by_id = ends[0]
+    cut = by_id if isinstance(by_id, str) and early[0][0] < by_id < hour else None
+    cut = cut or middle_text(first, hour + ":00:00")
     if cut is None:
         return [early]
     low, high = [(lo, min(hi, cut)) for lo, hi in early if lo < cut], _from(early, cut)
