@@ -201,8 +201,8 @@ def test_a_commit_during_the_batch_keeps_no_stale_fingerprint(
     real = screenpipe_fingerprint.made_at_once
     batches: list[list[str | None]] = []
 
-    def made_then_edited(todo: Any, workers: Any) -> Any:
-        made = real(todo, workers)
+    def made_then_edited(todo: Any, workers: Any, *ready: Any) -> Any:
+        made = real(todo, workers, *ready)
         _write(path, EDIT)  # after the parts were read, before the batch's last mark
         return made
 

@@ -28,10 +28,17 @@ def readers(parts: int) -> int:
     return max(1, min(READERS, os.cpu_count() or 1, parts))
 
 
-def made_at_once(todo: dict[K, Callable[[W], R]], workers: Sequence[W]) -> dict[K, R]:
+def _nothing() -> None:
+    pass
+
+
+def made_at_once(
+    todo: dict[K, Callable[[W], R]], workers: Sequence[W], ready: Callable[[], None] = _nothing
+) -> dict[K, R]:
     """``{key: make(worker)}`` for every part of ``todo``, each made once by one of the
     ``workers``. The first error met is raised once every thread has stopped (a worker
-    takes no part after one failed)."""
+    takes no part after one failed). ``ready`` is called once the threads have started,
+    before the calling thread's first part."""
     items = iter(list(todo.items()))
     lock = threading.Lock()
     made: dict[K, R] = {}
@@ -60,6 +67,7 @@ def made_at_once(todo: dict[K, Callable[[W], R]], workers: Sequence[W]) -> dict[
     for t in threads:
         t.start()
     try:
+        ready()
         work(workers[0])
     finally:
         for t in threads:  # a connection is never left in use by a thread after return

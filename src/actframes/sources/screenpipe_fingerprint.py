@@ -181,21 +181,32 @@ class RowsFingerprint:
         plan: Plan = [(("kept", repr(span.ranges)), False, rows), (("odd", ""), True, odd_of)]
         return self.digest(b"kept:", plan, [])
 
-    def digest(self, label: bytes, plan: Plan, conns: Sequence[sqlite3.Connection]) -> str | None:
+    def digest(
+        self,
+        label: bytes,
+        plan: Plan,
+        conns: Sequence[sqlite3.Connection],
+        ready: Callable[[], None] = lambda: None,
+    ) -> str | None:
         """The hash of ``plan``'s parts in order (after ``label``, the version and the
         tables' definitions), made at once on this connection and ``conns`` (each in a read
         transaction of this one's state of the store: ``screenpipe_settled``); None when
-        the store changed meanwhile."""
+        the store changed meanwhile. ``ready``: called once the parts' threads started."""
         version, schema = self._begin()
         h = sha256(label + FINGERPRINT_VERSION.encode())
         h.update(schema)
-        for part in self._made([plan], conns)[0]:
+        for part in self._made([plan], conns, ready)[0]:
             h.update(part)
         if not self._still(version):
             return None
         return h.hexdigest()  # type: ignore[no-any-return]
 
-    def _made(self, plans: list[Plan], conns: Sequence[sqlite3.Connection]) -> list[list[bytes]]:
+    def _made(
+        self,
+        plans: list[Plan],
+        conns: Sequence[sqlite3.Connection],
+        ready: Callable[[], None] = lambda: None,
+    ) -> list[list[bytes]]:
         """Each plan's parts, those kept for other windows from the memo when there; the
         others made once each, at once on this connection and on ``conns``."""
         todo: dict[PartKey, Callable[[RowsFingerprint], bytes]] = {}
@@ -203,7 +214,7 @@ class RowsFingerprint:
             for key, kept, make in plan:
                 if not (kept and key in self._memo):
                     todo.setdefault(key, make)
-        made = made_at_once(todo, [self, *(self._on(conn) for conn in conns)])
+        made = made_at_once(todo, [self, *(self._on(conn) for conn in conns)], ready)
         found = []
         for plan in plans:
             parts = []

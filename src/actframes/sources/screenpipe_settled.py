@@ -18,7 +18,7 @@ another mark (a whole read), never an equal mark of other rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from .base import fetch
@@ -29,12 +29,16 @@ Ranges = list[tuple[str, str]]
 
 
 def settled(
-    rows: RowsFingerprint, span: Span, cut_ms: int, conns: Sequence[sqlite3.Connection] = ()
+    rows: RowsFingerprint,
+    span: Span,
+    cut_ms: int,
+    conns: Sequence[sqlite3.Connection] = (),
+    ready: Callable[[], None] = lambda: None,
 ) -> str | None:
     """The mark of the rows of a read of ``span`` whose instant lies before ``cut_ms``,
     and of the rows no date holds; None when the store changed meanwhile. ``conns``:
     other connections in a read transaction of ``rows``' state of the store, which make
-    parts of it at once.
+    parts of it at once; ``ready`` is called once their threads have started.
 
     It hashes every row of the read's ranges whose text orders before a second after
     the cut and from a second before the read's start (index ranges, no row tested),
@@ -68,7 +72,7 @@ def settled(
         (above, f"coalesce({ms_expr()} < {cut_ms}, 1)"),
     ]
     plan.append((("rest", f"{rest!r}"), False, partial(_rest, rest)))
-    return rows.digest(b"settled:", plan, conns)
+    return rows.digest(b"settled:", plan, conns, ready)
 
 
 def settled_in_utc(

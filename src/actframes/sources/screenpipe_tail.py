@@ -100,10 +100,11 @@ class TailReads:
             self._pending = self._pool.submit(
                 _verdict_then_end, self._rows2, others, span, cut_ms, mark, next_cut_ms, started
             )
-            # Waiting here hands the interpreter's lock to the mark's thread at once: left
-            # to ask for it while this thread reads and compiles, it would wait out a
-            # switch interval (5 ms) before its first statement. This thread loses
-            # nothing: it waits for the mark, the longer of the two, at ``settle`` anyway.
+            # Waiting here hands the interpreter's lock to the mark's thread (and its
+            # helper's) at once: left to ask for it while this thread reads and compiles,
+            # each would wait out a switch interval (5 ms) before its first statement.
+            # This thread loses nothing: it waits for the mark, the longer of the two, at
+            # ``settle`` anyway.
             started.wait()
             return self._read(tail, False), self.drain
         finally:
@@ -157,10 +158,12 @@ def _verdict(
     mark: SettledMark,
     next_cut_ms: int,
     helpers: list[sqlite3.Connection],
+    ready: Callable[[], None] = lambda: None,
 ) -> SettledMark | None:
     """The mark at ``next_cut_ms`` if the mark at ``cut_ms`` is still ``mark``, made on
-    ``rows``' connection and ``helpers`` (in the same state of the store)."""
-    if settled(rows, span, cut_ms, helpers) != mark.digest:
+    ``rows``' connection and ``helpers`` (in the same state of the store); ``ready`` is
+    called once the first mark's threads have started."""
+    if settled(rows, span, cut_ms, helpers, ready) != mark.digest:
         return None
     if next_cut_ms == cut_ms:
         return mark
@@ -183,12 +186,14 @@ def _verdict_then_end(
     started: threading.Event,
 ) -> SettledMark | None:
     """In the pool's thread, within the read transactions of ``conns`` (``rows``' first,
-    then its helpers'), which it ends."""
-    started.set()
+    then its helpers'), which it ends. ``started`` is set once the helpers' threads
+    have started too (or the mark failed): the caller, waiting, leaves them the
+    interpreter's lock to start with."""
     try:
-        return _verdict(rows, span, cut_ms, mark, next_cut_ms, conns[1:])
+        return _verdict(rows, span, cut_ms, mark, next_cut_ms, conns[1:], started.set)
     except sqlite3.DatabaseError:
         return None
     finally:
+        started.set()
         for conn in conns:
             conn.rollback()
