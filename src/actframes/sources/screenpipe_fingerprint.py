@@ -229,23 +229,24 @@ class RowsFingerprint:
     # ------------------------------------------------------------------ internals
 
     def _begin(self) -> tuple[int, bytes]:
-        """The store's data_version and the digest of the tables' definitions, in one
-        statement. What was kept for another version is dropped; the definitions are
-        hashed again only when ``PRAGMA schema_version`` moves (SQLite raises it with
-        every change of ``sqlite_master``)."""
-        version, cookie = fetch(
-            self._conn, "SELECT * FROM pragma_data_version, pragma_schema_version"
-        )[0]
+        """The store's data_version and the digest of the tables' definitions. What was
+        kept for another version is dropped; the definitions are hashed again only when
+        ``PRAGMA schema_version`` moves (SQLite raises it with every change of
+        ``sqlite_master``). The version is read by the PRAGMA statement, which within a
+        read transaction fixes its snapshot (the ``pragma_data_version`` table does
+        not): every later read of the transaction sees the state it names."""
+        version = int(fetch(self._conn, "PRAGMA data_version")[0][0])
+        cookie = int(fetch(self._conn, "PRAGMA schema_version")[0][0])
         if version != self._version:
             self._memo.clear()
             self._version = version
         if self._schema_memo is None or self._schema_memo[0] != cookie:
             self._schema_memo = (cookie, _sha256(self._schema_text()).digest())
-        return int(version), self._schema_memo[1]
+        return version, self._schema_memo[1]
 
     def _still(self, version: int) -> bool:
         """Whether the store is still at ``version``: always, within a read transaction
-        (its snapshot is fixed from its first read on); else by asking again."""
+        (``_begin`` fixed its snapshot); else by asking again."""
         if self._conn.in_transaction:
             return True
         return int(fetch(self._conn, "PRAGMA data_version")[0][0]) == version
