@@ -34,22 +34,31 @@ START = T0 - 3 * 3_600_000  # 06:00Z: rows over eight hours, so the halves hold 
 HOURS = 8
 
 
-def _day(ids_reversed: bool) -> SimDay:
-    """A snapshot every 2 minutes and an event every minute; ids in time order, or the
-    later a row, the lower its id."""
+def _day(ids: str) -> SimDay:
+    """A snapshot every 2 minutes and an event every minute; ids in time order
+    ("in-order"), the later a row the lower its id ("reversed"), or in order but for
+    the events at 12:59 and 13:30, whose ids are far above every other ("far": the row
+    halfway by id between the first and last events before the cut's hour, 13:00, is
+    then the 13:30 one, outside them)."""
     n = HOURS * 30
     snaps = [Snapshot(i + 1, START + i * 120_000, APPS[i % 3], f"t{i % 4}") for i in range(n)]
     events = [
         InputEvent(k + 1, START + 500 + k * 60_000, ("key", "click")[k % 2], APPS[k % 3])
         for k in range(2 * n)
     ]
-    if ids_reversed:
+    if ids == "reversed":
         snaps = [s._replace(row_id=100_000 - s.row_id) for s in snaps]
         events = [e._replace(event_id=100_000 - e.event_id) for e in events]
+    elif ids == "far":
+        far = {
+            T0 + 3 * 3_600_000 + 59 * 60_000 + 500: 1 << 40,
+            T0 + 4 * 3_600_000 + 1_800_500: 1 << 39,
+        }
+        events = [e._replace(event_id=far.get(e.ts_ms, e.event_id)) for e in events]
     return SimDay(DAY, TZ, ("",), snaps, events, [])
 
 
-@pytest.fixture(params=[False, True], ids=["ids-in-time-order", "ids-reversed"])
+@pytest.fixture(params=["in-order", "reversed", "far"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     path = write_screenpipe(tmp_path / "store.db", _day(request.param))
     with sqlite3.connect(path) as conn:  # as screenpipe's: readers keep their snapshots
@@ -174,7 +183,7 @@ def test_a_commit_as_the_third_connection_begins_is_seen(
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.booleans(),
+    st.sampled_from(["in-order", "reversed", "far"]),
     st.lists(
         st.tuples(st.sampled_from(["append", *sorted(EDITS)]), st.integers(0, HOURS * 60 - 1)),
         min_size=1,
@@ -182,13 +191,13 @@ def test_a_commit_as_the_third_connection_begins_is_seen(
     ),
 )
 def test_every_answer_is_a_fresh_compiles_whatever_the_ids(
-    ids_reversed: bool, ops: list[tuple[str, int]]
+    ids: str, ops: list[tuple[str, int]]
 ) -> None:
     """Appends at the end, edits and deletions anywhere before it, on a day whose ids are
     in time order or reversed: every answer of the resident cache is the bytes of a fresh
     compile."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = write_screenpipe(Path(tmp) / "store.db", _day(ids_reversed))
+        path = write_screenpipe(Path(tmp) / "store.db", _day(ids))
         cache = ResidentCache(path)
         writer = sqlite3.connect(path)
         newest = START + HOURS * 3_600_000

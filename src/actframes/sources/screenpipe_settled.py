@@ -8,8 +8,8 @@ made at once when the caller gives another connection in the same state of the s
 
 The halves meet at the timestamp of the row whose id is halfway between the first and
 the last of those rows' (about as many rows each: screenpipe's ids ascend with time), or,
-where that row lies outside them, halfway in time between the first row and the cut's
-hour; found in the same state of the store as the parts: while the rows are unchanged,
+where that row lies outside the middle of their time, halfway in time between the first
+row and the cut's hour; found in the same state of the store as the parts: while the rows are unchanged,
 so is the point, and so is the mark. Whatever the point, each row is in one part, so the
 parts together hash exactly the rows one part would: another point can only make
 another mark (a whole read), never an equal mark of other rows.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 
 from .base import fetch
@@ -109,8 +110,8 @@ def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
     """``early`` in two parts of about as many rows (of the events, the bigger table,
     when there are any): split at the timestamp of the row whose id is halfway between
     the ids of the first and the last row there (screenpipe's ids ascend with time), or,
-    where that row lies outside (ids out of time order), halfway in time between the
-    first row and ``hour``. Index seeks only. One part where either part has no range,
+    where that row lies outside their middle (ids out of time order), halfway in time
+    between the first row and ``hour``. Index seeks only. One part where either part has no range,
     or without an index (each part would scan the table)."""
     s = rows.schema
     if not early or not (s.frames_indexed and (s.events_indexed or not s.ecols)):
@@ -128,12 +129,25 @@ def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
     if not ends:
         return [early]
     first, by_id = ends[0]
-    cut = by_id if isinstance(by_id, str) and early[0][0] < by_id < hour else None
-    cut = cut or middle_text(first, hour + ":00:00")
+    cut = by_id if _central(first, by_id, hour) else middle_text(first, hour + ":00:00")
     if cut is None:
         return [early]
     low, high = [(lo, min(hi, cut)) for lo, hi in early if lo < cut], _from(early, cut)
     return [low, high] if low and high else [early]
+
+
+def _central(first: object, at: object, hour: str) -> bool:
+    """Whether the timestamp text ``at`` lies in the middle four fifths of the time from
+    ``first`` to ``hour`` (a row by id far from there, as the ids of rows written later
+    for earlier times are, would make one half hold most rows)."""
+    if not (isinstance(first, str) and isinstance(at, str) and first < at < hour):
+        return False
+    try:
+        lo, t = datetime.fromisoformat(first[:19]), datetime.fromisoformat(at[:19])
+        hi = datetime.fromisoformat(hour + ":00:00")
+    except ValueError:  # not ISO text
+        return False
+    return lo + (hi - lo) / 10 <= t <= hi - (hi - lo) / 10
 
 
 def _from(ranges: Ranges, at: str) -> Ranges:
