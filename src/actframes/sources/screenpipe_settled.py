@@ -9,10 +9,10 @@ made at once when the caller gives another connection in the same state of the s
 The halves meet at the timestamp of the row whose id is halfway between the first and
 the last of those rows' (about as many rows each: screenpipe's ids ascend with time), or,
 where that row lies outside the middle of their time, halfway in time between the first
-row and the cut's hour; found in the same state of the store as the parts: while the rows are unchanged,
-so is the point, and so is the mark. Whatever the point, each row is in one part, so the
-parts together hash exactly the rows one part would: another point can only make
-another mark (a whole read), never an equal mark of other rows.
+row and the cut's hour; found in the same state of the store as the parts: while the
+rows are unchanged, so is the point, and so is the mark. Whatever the point, each row is
+in one part, so the parts together hash exactly the rows one part would: another point
+can only make another mark (a whole read), never an equal mark of other rows.
 """
 
 from __future__ import annotations
