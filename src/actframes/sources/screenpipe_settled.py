@@ -110,17 +110,19 @@ def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:
     """``early`` in two parts of about as many rows (of the events, the bigger table,
     when there are any): split at the timestamp of the row whose id is halfway between
     the ids of the first and the last row there (screenpipe's ids ascend with time), or,
-    where that row lies outside their middle (ids out of time order), halfway in time
-    between the first row and ``hour``. Index seeks only. One part where either part has no range,
-    or without an index (each part would scan the table)."""
+    where that row lies outside their middle (ids out of time order) or the ids are not
+    the table's key, halfway in time between the first row and ``hour``. Index seeks
+    only. One part where either part has no range, or without an index (each part
+    would scan the table)."""
     s = rows.schema
     if not early or not (s.frames_indexed and (s.events_indexed or not s.ecols)):
         return [early]
-    t = "ui_events" if s.ecols else "frames"
+    t, keyed = ("ui_events", s.event_ids_ok) if s.ecols else ("frames", s.frame_ids_ok)
     within = f"FROM {t} WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp"
     ends = fetch(
         rows.conn,
-        f"SELECT f.timestamp, CASE WHEN typeof(f.id) = 'integer' AND typeof(l.id) = 'integer'"
+        f"SELECT f.timestamp, CASE WHEN {int(keyed)} AND typeof(f.id) = 'integer'"
+        " AND typeof(l.id) = 'integer'"
         f" THEN (SELECT timestamp FROM {t} WHERE id >= f.id / 2 + l.id / 2 ORDER BY id"
         f" LIMIT 1) END FROM (SELECT timestamp, id {within} LIMIT 1) AS f,"
         f" (SELECT id {within} DESC LIMIT 1) AS l",
