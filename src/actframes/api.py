@@ -11,7 +11,6 @@ the store does not change for the window asked.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +20,8 @@ from .sources import Source, open_source
 from .window import Window, day_window, span_window
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from .cache import DocCache
     from .compile.document import Doc
     from .compile.pipeline import Options, compile_capture
@@ -180,6 +181,10 @@ class Store:
         here, in the thread that asks, and the future returned done."""
         if self._resident is not None:
             return self._resident.render_future(window, options, how, make)
+        # (Imported here: concurrent.futures brings logging and traceback, ~10 ms of a
+        # one-shot command's start that never asks for a future.)
+        from concurrent.futures import Future
+
         done: Future[Any] = Future()
         try:
             done.set_result(self.render(window, options, how, make))
