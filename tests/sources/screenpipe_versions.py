@@ -678,3 +678,27 @@ def write_day(
 def event_grid_ms() -> int:
     """The event-driven capture's idle interval (a capture at least every 30 s)."""
     return 30_000
+
+
+def upper_first_app(path: Path) -> None:
+    """Upper-case the app of the first frame that names one in lower case, where the era
+    keeps it (``frames``, or before its column ``ocr_text``): a same-length edit."""
+    with sqlite3.connect(path) as conn:
+        cols = {r[1] for r in conn.execute("PRAGMA table_info(frames)")}
+        app_col = (
+            "app_name" in cols
+            and conn.execute(
+                "SELECT count(*) FROM frames WHERE app_name IS NOT NULL AND app_name != ''"
+            ).fetchone()[0]
+        )
+        if app_col:
+            conn.execute(
+                "UPDATE frames SET app_name = upper(app_name) WHERE id = "
+                "(SELECT min(id) FROM frames WHERE app_name != upper(app_name))"
+            )
+        else:
+            conn.execute(
+                "UPDATE ocr_text SET app_name = upper(app_name) WHERE frame_id = "
+                "(SELECT min(frame_id) FROM ocr_text WHERE app_name != upper(app_name))"
+            )
+    conn.close()

@@ -32,6 +32,7 @@ from .screenpipe_versions import (
     Store,
     make_day,
     stamp,
+    upper_first_app,
     write_day,
 )
 
@@ -501,24 +502,7 @@ def test_raw_row_fingerprint_on_every_schema(
     again, hit, same = cached()
     assert hit and again == first and same == mark
 
-    with sqlite3.connect(store.path) as conn:
-        frames = {r[1] for r in conn.execute("PRAGMA table_info(frames)")}
-        app_col = (
-            "app_name" in frames
-            and conn.execute(
-                "SELECT count(*) FROM frames WHERE app_name IS NOT NULL AND app_name != ''"
-            ).fetchone()[0]
-        )
-        if app_col:
-            conn.execute(
-                "UPDATE frames SET app_name = upper(app_name) WHERE id = "
-                "(SELECT min(id) FROM frames WHERE app_name != upper(app_name))"
-            )
-        else:
-            conn.execute(
-                "UPDATE ocr_text SET app_name = upper(app_name) WHERE frame_id = "
-                "(SELECT min(frame_id) FROM ocr_text WHERE app_name != upper(app_name))"
-            )
+    upper_first_app(store.path)
     # a changed fingerprint makes the cache read and digest the rows again; it may still
     # serve the stored document when the capture is the same (an unfocused frame's app)
     edited, _, after_edit = cached()
