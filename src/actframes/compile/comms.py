@@ -32,7 +32,8 @@ from ..doc_types import (
 from ..entities import clean_title
 from ..entities.surfaces import names_conversation, names_something, surface_of
 from ..entities.title_rules import app_family, normalise_app
-from .document import NO_INPUT_SPOT, Clock, Doc, input_obj, site_key
+from .disclosures import input_recorded
+from .document import Clock, Doc, input_obj, site_key
 from .ledger import round_half_up_s
 from .page_refs import row_ref
 from .pieces import Piece, Row
@@ -85,7 +86,7 @@ def communications(doc: Doc, frames: Sequence[Piece]) -> CommsView:
     ledger = {_key(e): e["active_s"] for e in doc["ledger"]}
     surfaces = [_surface(key, got, ledger, key_ms, parent, clock) for key, got in rows.items()]
     surfaces.sort(key=lambda s: (-s["active_s"], s["first"], s["app"], s.get("site") or ""))
-    if NO_INPUT_SPOT in doc["blind_spots"]:  # zero counts would read as "typed nothing"
+    if not input_recorded(doc):  # zero counts would read as "typed nothing"
         for surface in surfaces:
             surface["input"] = None
     return {

@@ -37,6 +37,12 @@ _MAX_ROW_LABEL = 64
 
 # Said when the source records no input; tables show "—" for its counts, never 0.
 NO_INPUT_SPOT = "this source records no key or click counts: input is unmeasured"
+NO_INPUT = "input not recorded"  # what a text view writes in place of such counts
+
+
+def input_recorded(doc: doc_types.Document) -> bool:
+    """Whether the document's source records input (else its counts are zeros, unknown)."""
+    return NO_INPUT_SPOT not in doc.get("blind_spots", ())
 
 
 def blind_spots(cap: Capture, interval: bool) -> list[str]:

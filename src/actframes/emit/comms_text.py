@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..compile.disclosures import NO_INPUT
 from ..doc_types import CommsView, Conversation, InputCounts, Surface, WindowInfo
 from .durations import fmt_dur
 
@@ -29,11 +30,7 @@ def _where(s: Surface) -> str:
 
 def _input(counts: InputCounts | None) -> str:
     """Keys and clicks, or that the source records none (never 0 for unknown)."""
-    return (
-        "input not recorded"
-        if counts is None
-        else f"{counts['keys']} keys, {counts['clicks']} clicks"
-    )
+    return NO_INPUT if counts is None else f"{counts['keys']} keys, {counts['clicks']} clicks"
 
 
 def _count(n: int, noun: str) -> str:

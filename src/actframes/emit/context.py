@@ -20,7 +20,7 @@ from functools import partial
 from itertools import accumulate
 from typing import Any
 
-from ..compile.disclosures import NO_INPUT_SPOT
+from ..compile.disclosures import NO_INPUT, input_recorded
 from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
 from .block_fit import BlockFit, largest
 from .durations import fmt_dur
@@ -40,7 +40,6 @@ NOTE = (
     " · input: k keys, c clicks, s scrolls, cp copies, p pastes"
 )
 # A source that records no input (its blind spot says so): its zero counts are unknown.
-NO_INPUT = "input not recorded"  # the coverage line's counts
 NOTE_NO_INPUT = NOTE.split(" · input:")[0] + f" · {NO_INPUT} by this source (- is unknown)"
 # Terms a reader cannot guess, explained once; a term is explained when the block uses it.
 LEGEND = (
@@ -192,7 +191,7 @@ def _fixed_lines(doc: Document, clock: _Clock) -> list[str]:
     w = doc["window"]
     where = f"day {w['day']}" if "day" in w else f"window {w['start']}–{w['end']}"
     offset = w["start"][19:]
-    recorded = NO_INPUT_SPOT not in doc.get("blind_spots", ())
+    recorded = input_recorded(doc)
     lines = [
         f"# activity {where} · tz {w['tz']} ({offset})"
         " · measured from capture by deterministic rules, not inferred",

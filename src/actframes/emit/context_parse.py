@@ -7,7 +7,8 @@ import json
 import re
 from typing import Any
 
-from .context import APPS_HEAD, INPUT_ABBR, LEDGER_HEAD, NO_INPUT, SEP, VIEWED_HEAD
+from ..compile.disclosures import NO_INPUT
+from .context import APPS_HEAD, INPUT_ABBR, LEDGER_HEAD, SEP, VIEWED_HEAD
 
 
 class ContextParseError(ValueError):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from html import escape
 
-from ..compile.disclosures import NO_INPUT_SPOT
+from ..compile.disclosures import input_recorded
 from ..doc_types import Frame, LedgerEntry, RejectedRows
 from .durations import fmt_dur
 from .html_layout import (
@@ -48,7 +48,7 @@ class HtmlView:
         # A source that records no input (ActivityWatch) shows input as "none recorded"
         # rather than as rows of zeros that look measured; a day that merely had no
         # input shows its zeros.
-        self.has_input = NO_INPUT_SPOT not in doc["blind_spots"]
+        self.has_input = input_recorded(doc)
 
     def colour(self, app: str, site: str | None) -> str:
         return self.colours.get((app, site), "#79706e")

@@ -12,9 +12,9 @@ UNMEASURED = "—"  # a count the source does not record (never shown as 0)
 def ledger_table(doc: Document, by_host: bool = False) -> str:
     """The ledger as a table; ``by_host``: one block of rows per machine (the document's
     ``hosts``, else the whole ledger under the one host its frames name)."""
-    from ..compile.document import NO_INPUT_SPOT
+    from ..compile.disclosures import input_recorded
 
-    measured = NO_INPUT_SPOT not in doc.get("blind_spots", [])
+    measured = input_recorded(doc)
     if not by_host:
         rows: list[tuple[str, ...]] = [("APP", "SITE", "ACTIVE", "KEYS", "CLICKS")]
         rows += [_ledger_row(e, measured) for e in doc["ledger"]]

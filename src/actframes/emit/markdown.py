@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..compile.document import NO_INPUT_SPOT
+from ..compile.disclosures import input_recorded
 from ..doc_types import Document, InputCounts
 from .durations import fmt_dur
 from .usable import usability_line
@@ -29,7 +29,7 @@ def to_markdown(doc: Document) -> str:
         for g in spans:
             out.append(f"- {label} {_hms(g['start'])}–{_hms(g['end'])} ({fmt_dur(g['s'])})")
     # A source that records no input shows "—" for its counts, never 0.
-    measured = NO_INPUT_SPOT not in doc["blind_spots"]
+    measured = input_recorded(doc)
     out += ["", "## Ledger", "", "| App | Site | Active | Seconds | Keys | Clicks |"]
     out.append("|---|---|---:|---:|---:|---:|")
     for e in doc["ledger"]:

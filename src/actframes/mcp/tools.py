@@ -14,7 +14,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
-from ..compile.disclosures import NO_INPUT_SPOT
+from ..compile.disclosures import input_recorded
 from ..doc_types import Document, Frame
 from ..emit.context import DEFAULT_BUDGET
 from ..window import day_window
@@ -306,11 +306,6 @@ def get_routine(
     """
     r = svc.routine(routine_id, days, until, min_days)
     return result(json.dumps(r, ensure_ascii=False), {"routine": r})
-
-
-def input_recorded(doc: Document) -> bool:
-    """Whether the document's source records input (else its counts are zeros, unknown)."""
-    return NO_INPUT_SPOT not in doc["blind_spots"]
 
 
 def _match(frame: Frame, q: str) -> list[str]:
