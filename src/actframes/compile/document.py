@@ -302,14 +302,11 @@ def assemble(
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
         frames = [frame_obj(f, clock, views_of, distinct_ids) for f in shown]
     else:  # today again: the frames whose parts did not change are the same objects
-        keys = {id(p): rows_key(p) for p in pieces}
         views_of = {
-            id(p): reuse.get(("views", keys[id(p)]), partial(views, p.rows), p) for p in pieces
+            id(p): reuse.get(("views", rows_key(p)), partial(views, p.rows), p) for p in pieces
         }
         make = partial(frame_obj, clock=clock, views_of=views_of, distinct=distinct_ids)
-        frames = [
-            reuse.get(piece_key(f, keys), partial(make, f), f, partial(same_ids, f)) for f in shown
-        ]
+        frames = [reuse.get(piece_key(f), partial(make, f), f, partial(same_ids, f)) for f in shown]
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
     win: doc_types.WindowInfo = (

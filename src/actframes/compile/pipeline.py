@@ -17,7 +17,7 @@ from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
 from .ledger import build_ledger
 from .pieces import Piece, Row, Runs, held_runs
-from .place import AwayClock, merge_spans, place_stream, streams
+from .place import AwayClock, merge_spans, one_in_order, place_stream, streams
 from .provenance import capture_digest, constants
 from .reuse import Reuse
 from .safe_text import safe_capture, text_notes
@@ -115,9 +115,12 @@ def _compile_pieces(
     rows_by_stream: dict[str, list[Row]] = {}
     runs_by_stream: dict[str, Runs] = {}  # which piece holds which rows, for attribution
     placed: list[Row] = []
-    by_device = streams(snaps, fields) if reuse is None else reuse.streams(snaps, fields, streams)
-    # One stream in the rows' own order (the usual case): its times are the column's.
-    same = len(by_device) == 1 and next(iter(by_device.values())) == snaps
+    # One stream in the rows' own order (``same``, the usual case): its times are the column's.
+    if reuse is None:
+        by_device = streams(snaps, fields)
+        same = one_in_order(by_device, snaps)
+    else:
+        by_device, same = reuse.streams(snaps, fields, streams)
     context = (window.start_ms, window.end_ms, rules, tuple(merge_spans(cap.afk)))
     for device, stream in by_device.items():
         if reuse is None:

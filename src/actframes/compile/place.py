@@ -48,6 +48,11 @@ def streams(
     return dict(sorted(out.items()))
 
 
+def one_in_order(by_device: dict[str, list[Snapshot]], snaps: Sequence[Snapshot]) -> bool:
+    """Whether ``streams`` found one stream, the rows in their own order (the usual case)."""
+    return len(by_device) == 1 and next(iter(by_device.values())) == snaps
+
+
 def _in_order(snaps: Sequence[Snapshot], times: Sequence[int] | None = None) -> bool:
     """Whether ``snaps`` is sorted by (time, row id) already, equal keys allowed: a stable
     sort would then return it unchanged. Times are compared a column at a time (C speed);

@@ -21,12 +21,13 @@ continue from the previous compile: the rows' columns (``columns``), their safet
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..model import Capture, Snapshot
 from .pieces import Piece, Row
+from .place import one_in_order
 from .provenance import DigestMemo, shared_prefix
 
 _ROW_TIME_ID = attrgetter("snap.ts_ms", "snap.row_id")
@@ -39,7 +40,7 @@ class Reuse:
     def __init__(self) -> None:
         self._kept: dict[Hashable, Any] = {}
         self._used: dict[Hashable, Any] = {}
-        self._streams: dict[str, tuple[Hashable, Sequence[Snapshot], list[Row]]] = {}
+        self._streams: dict[str, tuple[Hashable, list[Snapshot], list[Row]]] = {}
         self._rows_kept: dict[str, int] = {}  # per stream: its first rows kept by ``placed``
         self._ends: dict[str, list[int]] = {}  # per stream: where its sessions end
         self.hits = 0
@@ -47,12 +48,12 @@ class Reuse:
         self.whole_hits = 0  # parts made of every piece (``once``) used again
         self._once: dict[str, tuple[Hashable, Any]] = {}
         self.digest = DigestMemo()  # the capture digest's encoded rows (``provenance.py``)
-        self._snaps: list[Snapshot] = []  # the previous compile's rows, as given
+        self._snaps: list[Snapshot] = []  # the rows ``columns`` was given last (a reader's
+        # list: nothing appends to it after the read; a splice makes a new one)
         self._columns: list[tuple[Any, ...]] = []  # ... and their fields as columns
         self._shared_rows = 0  # how many first rows this compile shares with the previous
         self._all_safe = False  # the previous compile's rows needed no repair nor note
         self._one_stream: str | None = None  # ... were one device's, in order: its name
-        self._given: list[Snapshot] = []  # the rows ``columns`` was given in this compile
 
     def columns(self, snaps: list[Snapshot]) -> list[tuple[Any, ...]]:
         """``list(zip(*snaps))``: the rows' fields as columns, the previous compile's
@@ -64,8 +65,7 @@ class Reuse:
         else:
             rest = list(zip(*snaps[m:], strict=True)) or [()] * len(self._columns)
             columns = [old[:m] + new for old, new in zip(self._columns, rest, strict=True)]
-        self._snaps, self._columns, self._shared_rows = list(snaps), columns, m
-        self._given = snaps
+        self._snaps, self._columns, self._shared_rows = snaps, columns, m
         return columns
 
     def streams(
@@ -73,17 +73,18 @@ class Reuse:
         snaps: list[Snapshot],
         columns: list[tuple[Any, ...]],
         group: Callable[..., dict[str, list[Snapshot]]],
-    ) -> dict[str, list[Snapshot]]:
+    ) -> tuple[dict[str, list[Snapshot]], bool]:
         """``group(snaps, columns)`` (``place.streams``, after ``columns``), told that the
-        rows shared with the previous compile are one device's, in order, when they were."""
+        rows shared with the previous compile are one device's, in order, when they were;
+        with whether the rows are one stream in their own order (``place.one_in_order``)."""
         # (Rows made safe are other rows than those ``columns`` was given: nothing known.)
-        given = snaps is self._given
+        given = snaps is self._snaps
         m, device = self._shared_rows, self._one_stream
         known = (device, m) if given and device is not None and m else None
         found = group(snaps, columns, known)
-        one = next(iter(found.values())) if given and len(found) == 1 else None
-        self._one_stream = next(iter(found)) if one is not None and one == snaps else None
-        return found
+        same = one_in_order(found, snaps)
+        self._one_stream = next(iter(found)) if given and same else None
+        return found, same
 
     def safe(
         self,
@@ -103,7 +104,7 @@ class Reuse:
     def placed(
         self,
         device: str,
-        stream: Sequence[Snapshot],
+        stream: list[Snapshot],
         context: Hashable,
         place: Callable[[Sequence[Snapshot]], list[Row]],
     ) -> list[Row]:
@@ -116,10 +117,8 @@ class Reuse:
         self._rows_kept[device] = 0
         if old is not None and old[0] == context:
             _, before, old_rows = old
-            m = min(len(before), len(stream))
-            while m > 0 and before[m - 1] is not stream[m - 1]:  # the new tail: few rows
-                m -= 1
-            if m > 1 and before[:m] == stream[:m]:
+            m = shared_prefix(before, stream)
+            if m > 1:
                 s = stream[m - 1]
                 r = bisect_left(old_rows, (s[1], s[0]), key=_ROW_TIME_ID)
                 rows = old_rows[:r] + place(stream[m - 1 :])
@@ -197,15 +196,14 @@ def rows_key(p: Piece) -> tuple[int, int, int]:
     return (id(rows[0]), id(rows[-1]), len(rows))
 
 
-def piece_key(p: Piece, rows_keys: Mapping[int, Hashable] | None = None) -> Hashable:
-    """``rows_keys``: ``rows_key`` of pieces by ``id``, when the caller made them already."""
-    rk = rows_keys.get(id(p)) if rows_keys is not None else None
+def piece_key(p: Piece) -> Hashable:
+    """What a frame is made of (its rows by ``rows_key``; its event ids: ``same_ids``)."""
     return (
-        rows_key(p) if rk is None else rk,
+        rows_key(p),
         p.active_s,
         tuple(sorted(p.input.items())),
         len(p.event_ids),  # the ids themselves: ``same_ids``
-        tuple(piece_key(i, rows_keys) for i in p.interruptions),
+        tuple(map(piece_key, p.interruptions)),
     )
 
 
