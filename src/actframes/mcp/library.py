@@ -84,9 +84,10 @@ class Service:
         the window is unchanged: one trip to the store's thread, awaited on the server's
         event loop rather than by a thread parked on it."""
         options = self._options(min_minutes)
-        future = self._guard(lambda: self.store.render_future(window, options, how, make))
         try:
-            got: _T = await asyncio.wrap_future(future)
+            got: _T = await asyncio.wrap_future(
+                self.store.render_future(window, options, how, make)
+            )
         except ToolError:
             raise
         except Exception as exc:
@@ -166,7 +167,6 @@ class Service:
         last = self.day(until, "until") if until is not None else self.today()
 
         def mine() -> list[dict[str, Any]]:
-            parse_day(last)
             start, end = window_of(self.tz, days, last)
             rules = check_rules(Rules(min_days=min_days))
             # Mining reads every step of the window: the store keeps each day's steps and

@@ -157,13 +157,17 @@ def get_frame(
         day = svc.day(day)  # "today" and "yesterday" too, named in messages as the date
     candidates = [day] if day is not None else svc.days_back(days)
     matches: list[dict[str, Any]] = []
+    searched: dict[str, Document] = {}  # the days with a match: the ranked documents
     if query is not None:
         from ..compile.find import find_frames, query_words
 
         if not query_words(query):
             raise ToolError(f"query {query!r} has no word to look for")
         for d, doc in svc.compile_days(candidates):
-            matches += [{"day": d, **hit} for hit in find_frames(doc, query, 10)]
+            hits = find_frames(doc, query, 10)
+            if hits:
+                searched[d] = doc
+            matches += [{"day": d, **hit} for hit in hits]
         # Across days: most words matched, then most active; a stable sort keeps the
         # order of days_back (newest first) and of each day's ranking among equals.
         matches.sort(key=lambda h: (-h["matched_words"], -h["active_s"]))
@@ -176,7 +180,7 @@ def get_frame(
     if not frame_id.startswith("F") or not frame_id[1:].isdigit():
         raise ToolError(f"not a frame id: {frame_id!r} (ids look like F1234)")
     for d in candidates:
-        doc = svc.compile(svc.window(day=d))
+        doc = searched[d] if d in searched else svc.compile(svc.window(day=d))
         frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
         if frame is not None:
             rows = evidence_rows(svc, doc, frame)
