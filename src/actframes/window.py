@@ -70,6 +70,15 @@ def named_day(text: str, tz: str, now_ms: int) -> str:
     return (date.fromisoformat(local_day_of(now_ms, tz)) - timedelta(days=back)).isoformat()
 
 
+def day_or_word(text: str, tz: str, now_ms: int) -> str:
+    """``named_day``, which must then have the shape of a date (the CLI's DATE, the MCP
+    tools' day words); whether the date exists is ``parse_day``'s to say."""
+    day = named_day(text, tz, now_ms)
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        raise WindowError(f"not a date (YYYY-MM-DD, today or yesterday): {text!r}")
+    return day
+
+
 class DayStart:
     """When a day begins, in minutes after local midnight: 0 unless the CLI's
     --day-start says otherwise (for people whose day ends after midnight; ActivityWatch's

@@ -130,14 +130,9 @@ def today(tz: str) -> str:
 def local_day(text: str | None, tz: str) -> str:
     """A DATE as given: YYYY-MM-DD as it is, "today" or "yesterday" in ``tz``; default
     today."""
-    import re
+    from ..window import day_or_word  # the day words: one table with MCP's
 
-    from ..window import WindowError, named_day  # the day words: one table with MCP's
-
-    day = named_day("today" if text is None else text, tz, now_ms())  # "" is no day
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
-        raise WindowError(f"not a date (YYYY-MM-DD, today or yesterday): {text!r}")
-    return day
+    return day_or_word("today" if text is None else text, tz, now_ms())  # "" is no day
 
 
 # ---------------------------------------------------------------- shared options

@@ -25,7 +25,7 @@ from ..emit.json_out import to_json
 from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
 from ..sources.base import is_locked, locked
-from ..window import MAX_SPAN_DAYS, Window, local_day_of, named_day, parse_day, resolve
+from ..window import MAX_SPAN_DAYS, Window, day_or_word, local_day_of, parse_day, resolve
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
 DAYS_AT_ONCE = 28  # days compiled in one batch by compile_days (the store keeps 40)
@@ -50,12 +50,11 @@ class Service:
     def day(self, text: str, name: str = "day") -> str:
         """A tool's ``name`` argument as YYYY-MM-DD: "today" and "yesterday" (any case)
         are the server's zone's local days at this call; anything else must be a date."""
-        resolved = named_day(text, self.tz, self.now_ms())
         try:
+            resolved = day_or_word(text, self.tz, self.now_ms())
             parse_day(resolved)
         except ActframesError as exc:
-            what = one_line(str(exc)).replace("(YYYY-MM-DD)", "(YYYY-MM-DD, today or yesterday)")
-            raise ToolError(f"{name}: {what}") from exc
+            raise ToolError(f"{name}: {one_line(str(exc))}") from exc
         return resolved
 
     def compile(self, window: Window, min_minutes: float = 0) -> Document:
