@@ -185,6 +185,25 @@ def sqlite_db(path: Path, script: str, rows: Mapping[str, Iterable[Sequence[Any]
     return path
 
 
+def commit(db: Path, sql: str) -> None:
+    """One statement committed on a connection of its own, as another process would."""
+    conn = sqlite3.connect(db, timeout=5.0)
+    try:
+        with conn:
+            conn.execute(sql)
+    finally:
+        conn.close()
+
+
+def set_journal(db: Path, mode: str) -> None:
+    """The database's journal mode set to ``mode`` (and checked that it took)."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute(f"PRAGMA journal_mode={mode}").fetchone()[0] == mode.lower()
+    finally:
+        conn.close()
+
+
 def native_db(
     path: Path,
     snapshots: Iterable[Snapshot],

@@ -10,7 +10,6 @@ stores, in WAL and rollback-journal mode.
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,28 +25,11 @@ from actframes.model import Capture
 from actframes.sources import Source
 from actframes.window import Window, day_window
 
-from .builders import screenpipe_db
+from .builders import commit, screenpipe_db, set_journal
 from .test_golden import build, t
 
 NATIVE_WIN = day_window("2026-03-10", "Europe/Berlin")
 SP_WIN = day_window("2026-03-10", "UTC")
-
-
-def _write(db: Path, sql: str) -> None:
-    conn = sqlite3.connect(db, timeout=5.0)
-    try:
-        with conn:
-            conn.execute(sql)
-    finally:
-        conn.close()
-
-
-def _journal(db: Path, mode: str) -> None:
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute(f"PRAGMA journal_mode={mode}").fetchone()[0] == mode.lower()
-    finally:
-        conn.close()
 
 
 def _fresh(db: Path, win: Window) -> str:
@@ -74,14 +56,14 @@ def _no_stale_after_undo(db: Path, win: Window, cache: DocCache, edit: str, undo
     edited: list[str] = []
 
     def edit_now() -> None:
-        _write(db, edit)
+        commit(db, edit)
         edited.append(_fresh(db, win))
 
     # No entry yet: the fingerprint is taken, the edit commits, the rows are read.
     racing = _cached(db, win, cache, edit_now)
     assert edited and edited[0] != before, "the edit must change the day"
     assert racing == edited[0]  # the document of the rows it read
-    _write(db, undo)
+    commit(db, undo)
     assert _fresh(db, win) == before  # the store is back as it was
     for _ in range(2):  # then kept and served again: always a fresh compile's bytes
         assert _cached(db, win, cache, None) == before
@@ -90,7 +72,7 @@ def _no_stale_after_undo(db: Path, win: Window, cache: DocCache, edit: str, undo
 @pytest.mark.parametrize("journal", ["WAL", "DELETE"])
 def test_native_edit_during_the_read_then_undone(tmp_path: Path, journal: str) -> None:
     db = build(tmp_path / "g.db")
-    _journal(db, journal)
+    set_journal(db, journal)
     # Away spans carry no change counter: the fingerprint counts them, and an undone
     # insertion gives it back exactly.
     edit = f"INSERT INTO afk (start_ms, end_ms) VALUES ({t('09:02:00')}, {t('09:05:00')})"
@@ -195,12 +177,12 @@ def test_random_edits_during_reads_never_serve_a_stale_document(
             db, win, toggles = build(root / "g.db"), NATIVE_WIN, NATIVE_TOGGLES
         else:
             db, win, toggles = _sp_store(root / "sp.db"), SP_WIN, SP_TOGGLES
-        _journal(db, journal)
+        set_journal(db, journal)
         cache = DocCache(root / "c")
         flipped = [False] * len(toggles)
 
         def flip(i: int) -> None:
-            _write(db, toggles[i][1] if flipped[i] else toggles[i][0])
+            commit(db, toggles[i][1] if flipped[i] else toggles[i][0])
             flipped[i] = not flipped[i]
 
         for n, during_read in ops:

@@ -5,7 +5,6 @@ the disk cache with their fingerprints taken at once, then serves them from memo
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from actframes.emit.json_out import to_json
 from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.window import day_window
 
+from .builders import commit
 from .sources.test_screenpipe_fingerprint import CONTROL, DAY, TZ, _store
 
 WINDOWS = [day_window(d, TZ) for d in ("2026-03-09", DAY, "2026-03-11", CONTROL)]
@@ -43,9 +43,7 @@ def test_many_windows_are_the_documents_of_one_at_a_time(
         first = [to_json(d) for d in store.compile_many(WINDOWS)]
         assert first == _one_by_one(path)
         assert batches == [len(WINDOWS)]  # every window's fingerprint in one batch
-        with sqlite3.connect(path) as writer:
-            writer.execute("UPDATE frames SET window_name = 'edited' WHERE id = 3")
-        writer.close()
+        commit(path, "UPDATE frames SET window_name = 'edited' WHERE id = 3")
         again = [to_json(d) for d in store.compile_many(WINDOWS)]
     assert again == _one_by_one(path) and again[1] != first[1]
     if resident:  # held in memory since: the store's change token, no second batch

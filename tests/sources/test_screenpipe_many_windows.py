@@ -33,6 +33,7 @@ from actframes.sources.actions import steps_fingerprints
 from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.window import Window, day_window, span_window
 
+from ..builders import commit, set_journal
 from .test_screenpipe_fingerprint import CONTROL, DAY, TZ, _apply, _fresh, _store, ops
 
 # Days around the edited one (their ranges share dates), another zone (other edges), a
@@ -160,15 +161,6 @@ EDIT = "UPDATE frames SET app_name = 'Terminal' WHERE id = 5"
 UNDO = "UPDATE frames SET app_name = 'Slack' WHERE id = 5"
 
 
-def _write(path: Path, sql: str) -> None:
-    conn = sqlite3.connect(path, timeout=5.0)
-    try:
-        with conn:
-            conn.execute(sql)
-    finally:
-        conn.close()
-
-
 def _no_stale_after_undo(
     path: Path, cache: DocCache, racing: Callable[[], list[str]], fill: bool
 ) -> None:
@@ -181,7 +173,7 @@ def _no_stale_after_undo(
             compile_windows_cached(src, MANY, Options(), cache)
     served = racing()
     assert served == [_fresh(path, w) for w in MANY] and served != before
-    _write(path, UNDO)
+    commit(path, UNDO)
     assert [_fresh(path, w) for w in MANY] == before
     for _ in range(2):
         with open_source(path) as src:
@@ -194,16 +186,14 @@ def test_a_commit_during_the_batch_keeps_no_stale_fingerprint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, journal: str
 ) -> None:
     path = _store(tmp_path / "store.db")
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA journal_mode={journal}")
-    conn.close()
+    set_journal(path, journal)
     cache = DocCache(tmp_path / "c")
     real = screenpipe_fingerprint.made_at_once
     batches: list[list[str | None]] = []
 
     def made_then_edited(todo: Any, workers: Any, *ready: Any) -> Any:
         made = real(todo, workers, *ready)
-        _write(path, EDIT)  # after the parts were read, before the batch's last mark
+        commit(path, EDIT)  # after the parts were read, before the batch's last mark
         return made
 
     def racing() -> list[str]:
@@ -237,7 +227,7 @@ def test_a_commit_before_a_windows_read_keeps_no_stale_fingerprint(tmp_path: Pat
 
             def read(start_ms: int, end_ms: int) -> Capture:
                 if not edited:  # after the batch's fingerprints, before the first read
-                    _write(path, EDIT)
+                    commit(path, EDIT)
                     edited.append(True)
                 return real(start_ms, end_ms)
 
@@ -289,8 +279,8 @@ def test_a_locked_store_says_try_again_in_one_line(tmp_path: Path, where: str) -
 
 def test_a_broken_row_is_reported_as_one_at_a_time(tmp_path: Path) -> None:
     path = _store(tmp_path / "store.db")
-    _write(path, "UPDATE frames SET app_name = x'00ff' WHERE id = 4")
-    _write(path, f"UPDATE frames SET timestamp = '{DAY} not a time' WHERE id = 6")
+    commit(path, "UPDATE frames SET app_name = x'00ff' WHERE id = 4")
+    commit(path, f"UPDATE frames SET timestamp = '{DAY} not a time' WHERE id = 6")
     with open_source(path) as src:
         many = _served(compile_windows_cached(src, MANY, Options(), DocCache(tmp_path / "a")))
     with open_source(path) as src:
