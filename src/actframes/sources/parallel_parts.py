@@ -28,12 +28,12 @@ def readers(parts: int) -> int:
     return max(1, min(READERS, os.cpu_count() or 1, parts))
 
 
-def _nothing() -> None:
-    pass
+def nothing() -> None:
+    """The default ``ready``: no one to tell."""
 
 
 def made_at_once(
-    todo: dict[K, Callable[[W], R]], workers: Sequence[W], ready: Callable[[], None] = _nothing
+    todo: dict[K, Callable[[W], R]], workers: Sequence[W], ready: Callable[[], None] = nothing
 ) -> dict[K, R]:
     """``{key: make(worker)}`` for every part of ``todo``, each made once by one of the
     ``workers``. The first error met is raised once every thread has stopped (a worker

@@ -41,7 +41,7 @@ from typing import Any
 
 from ..fast.fasthash import sha256
 from .base import fetch
-from .parallel_parts import made_at_once
+from .parallel_parts import made_at_once, nothing
 from .screenpipe_input import STORED_CHARS
 from .screenpipe_rowtext import Job, texts
 from .screenpipe_schema import Schema
@@ -186,7 +186,7 @@ class RowsFingerprint:
         label: bytes,
         plan: Plan,
         conns: Sequence[sqlite3.Connection],
-        ready: Callable[[], None] = lambda: None,
+        ready: Callable[[], None] = nothing,
     ) -> str | None:
         """The hash of ``plan``'s parts in order (after ``label``, the version and the
         tables' definitions), made at once on this connection and ``conns`` (each in a read
@@ -205,7 +205,7 @@ class RowsFingerprint:
         self,
         plans: list[Plan],
         conns: Sequence[sqlite3.Connection],
-        ready: Callable[[], None] = lambda: None,
+        ready: Callable[[], None] = nothing,
     ) -> list[list[bytes]]:
         """Each plan's parts, those kept for other windows from the memo when there; the
         others made once each, at once on this connection and on ``conns``."""

@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import partial
 
 from .base import fetch
+from .parallel_parts import nothing
 from .screenpipe_fingerprint import Plan, RowsFingerprint, rows_of
 from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
 
@@ -34,7 +35,7 @@ def settled(
     span: Span,
     cut_ms: int,
     conns: Sequence[sqlite3.Connection] = (),
-    ready: Callable[[], None] = lambda: None,
+    ready: Callable[[], None] = nothing,
 ) -> str | None:
     """The mark of the rows of a read of ``span`` whose instant lies before ``cut_ms``,
     and of the rows no date holds; None when the store changed meanwhile. ``conns``:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..model import Capture
 from .base import data_version
-from .parallel_parts import readers
+from .parallel_parts import nothing, readers
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema
 from .screenpipe_settled import settled, settled_in_utc
@@ -158,7 +158,7 @@ def _verdict(
     mark: SettledMark,
     next_cut_ms: int,
     helpers: list[sqlite3.Connection],
-    ready: Callable[[], None] = lambda: None,
+    ready: Callable[[], None] = nothing,
 ) -> SettledMark | None:
     """The mark at ``next_cut_ms`` if the mark at ``cut_ms`` is still ``mark``, made on
     ``rows``' connection and ``helpers`` (in the same state of the store); ``ready`` is
