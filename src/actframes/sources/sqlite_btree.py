@@ -195,6 +195,26 @@ def cell_keys(page: bytes, pgno: int, *, usable: int | None = None) -> list[int]
     return keys
 
 
+def _unproven(page: bytes, ptrs: tuple[int, ...], usable: int) -> list[int]:
+    """The leaf cells (pointers) that may spill or run past ``usable``: all but those whose
+    first one or two bytes prove neither, in one comprehension (the walk's hot loop). A payload
+    size of one byte (b < 0x80) is at most 127, below any page's local maximum X; the cell
+    ends by p + 1 + 9 (rowid) + b. Of two bytes (0x80 < b, next byte < 0x80): at most
+    (b - 0x80) * 128 + 127, which the bound on b keeps at most X; the cell ends by
+    p + 11 + that. Every other cell is parsed in full."""
+    top = 0x80 + (usable - 35 - 127) // 128  # the largest first byte of a 2-byte size <= X
+    one = usable - 10
+    two = usable + (0x80 << 7) - 138
+    return [
+        p
+        for p in ptrs
+        if not (
+            ((b := page[p]) < 0x80 and p + b <= one)
+            or (0x80 < b <= top and page[p + 1] < 0x80 and p + (b << 7) <= two)
+        )
+    ]
+
+
 def _leaf_overflow_heads(page: bytes, pgno: int, usable: int) -> list[tuple[int, int]] | None:
     """(first overflow page, number of overflow pages) of each cell of a table leaf page that
     spills; None when the page is not a table leaf page or a cell runs out of bounds."""
@@ -207,19 +227,25 @@ def _leaf_overflow_heads(page: bytes, pgno: int, usable: int) -> list[tuple[int,
     big = usable - 35  # X: the most payload a leaf cell keeps on the page
     least = ((usable - 12) * 32 // 255) - 23  # M
     chunk = usable - 4  # payload bytes per overflow page
+    fits = usable - 9  # a payload ending by here fits whatever the length of its rowid
     heads: list[tuple[int, int]] = []
-    for p in ptrs:
+    for p in _unproven(page, ptrs, usable):
+        # the payload size: inline for the 1- and 2-byte varints nearly every cell has
         b = page[p]
         if b < 0x80:
             size, q = b, p + 1
         else:
-            size, q = _varint(page, p)
-        b = page[q]
-        q = q + 1 if b < 0x80 else _skip_varint(page, q)  # the rowid, unread
+            c = page[p + 1]
+            if c < 0x80:
+                size, q = ((b & 0x7F) << 7) | c, p + 2
+            else:
+                size, q = _varint(page, p)
         if size <= big:
-            if q + size > usable:
+            # the rowid's length is needed only near the end of the page
+            if q + size > fits and _skip_varint(page, q) + size > usable:
                 return None
             continue
+        q = _skip_varint(page, q)  # the rowid, unread
         local = least + (size - least) % chunk
         if local > big:
             local = least
