@@ -311,10 +311,12 @@ class _Walk:
         parsed = _interior(data, pgno, self.usable)
         if parsed is None:
             return False
-        self.routes[pgno] = _route(*parsed, *top)
-        return all(
-            self.descend(child, a, b, top, depth + 1) for child, a, b in _route(*parsed, lo, hi)
-        )
+        whole = _route(*parsed, *top)
+        self.routes[pgno] = whole
+        for child, a, b in whole if (lo, hi) == top else _route(*parsed, lo, hi):
+            if not self.descend(child, a, b, top, depth + 1):
+                return False
+        return True
 
 
 def key_range_pages(
