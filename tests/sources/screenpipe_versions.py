@@ -282,11 +282,15 @@ def run_end(day: Day, ep: Episode) -> bool:
 class Store:
     """One screenpipe database, created at ``version`` (its migrations applied)."""
 
-    def __init__(self, path: Path, version: str, wal: bool = True) -> None:
+    def __init__(
+        self, path: Path, version: str, wal: bool = True, page_size: int | None = None
+    ) -> None:
         path.unlink(missing_ok=True)
         self.path = path
         self.version = version
         self.conn = sqlite3.connect(path)
+        if page_size is not None:  # before anything is written: fixed from then on
+            self.conn.execute(f"PRAGMA page_size = {int(page_size)}")
         if wal:  # screenpipe opens its database in WAL mode
             self.conn.execute("PRAGMA journal_mode=WAL")
         migrate(self.conn, version)
