@@ -9,11 +9,12 @@ writer on its own connection then does, between reads, what SQLite writers do to
 file: appends (one row, or many in one transaction), edits of rows hours before the last
 one (same size, other size, only bytes on an overflow page), deletions that free whole
 leaves (left unwritten: ``secure_delete`` off, SQLite's default), rows inserted early or
-into a gap of ids, checkpoints of every kind, VACUUM, rolled-back transactions (spilled
-into the WAL before the rollback). After every step the cache's document must be the
-bytes of a fresh compile. The examples below check first that each dangerous operation
-really wrote the pages it is named for (read from the ``-wal`` and ``-shm`` files), so a
-failure there names its cause.
+into a gap of ids (also in place of a deleted one: as many early rows), checkpoints of
+every kind (screenpipe truncates its WAL every five minutes), VACUUM, rolled-back
+transactions (spilled into the WAL before the rollback). After every step the cache's
+document must be the bytes of a fresh compile. The examples below check first that each
+dangerous operation really wrote the pages it is named for (read from the ``-wal`` and
+``-shm`` files), so a failure there names its cause.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def _long_title(i: int) -> str:
 
 def build(path: Path) -> Store:
     """The store, written as screenpipe's event-driven capture and input recorder write
-    it; a few rows deleted (ids missing before the last one, as after screenpipe deletes
-    a range). Its connection is the writer of the tests."""
+    it; a few rows deleted (ids missing below the last one). Its connection is the
+    writer of the tests."""
     store = Store(path, NEWEST, page_size=PAGE)
     day = make_day(seed=7, start_ms=START, minutes=150)
     for i, ep in enumerate(day.episodes):
@@ -206,11 +207,15 @@ def delete_one(store: Store, n: int) -> None:
 
 
 def delete_run(store: Store, n: int) -> None:
-    """Consecutive early rows, enough to empty whole leaves (frames: about one a leaf,
-    events: about five)."""
+    """The early rows of a stretch of time, as screenpipe deletes a time range: enough
+    rows to empty whole leaves (frames: about one a leaf, events: about five)."""
     table, size = (("frames", 4 + n % 6), ("ui_events", 15 + n % 30))[n % 2]
-    first = _early_id(store, table, n)
-    _update(store, f"DELETE FROM {table} WHERE id >= ? AND id < ?", first, (first or 0) + size)
+    a, b = store.conn.execute(
+        f"SELECT min(timestamp), max(timestamp) FROM (SELECT timestamp FROM {table}"
+        " WHERE id >= ? AND timestamp < ? ORDER BY id LIMIT ?)",
+        (_early_id(store, table, n), stamp(EARLY), size),
+    ).fetchone()
+    _update(store, f"DELETE FROM {table} WHERE timestamp BETWEEN ? AND ?", a, b)
 
 
 def insert_early(store: Store, n: int) -> None:
