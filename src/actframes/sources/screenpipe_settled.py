@@ -25,6 +25,7 @@ from functools import partial
 from .base import fetch
 from .parallel_parts import nothing
 from .screenpipe_fingerprint import Plan, RowsFingerprint, rows_of
+from .screenpipe_settled_parts import EarlyParts
 from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
 
 Ranges = list[tuple[str, str]]
@@ -36,11 +37,14 @@ def settled(
     cut_ms: int,
     conns: Sequence[sqlite3.Connection] = (),
     ready: Callable[[], None] = nothing,
+    early: EarlyParts | None = None,
 ) -> str | None:
     """The mark of the rows of a read of ``span`` whose instant lies before ``cut_ms``,
     and of the rows no date holds; None when the store changed meanwhile. ``conns``:
     other connections in a read transaction of ``rows``' state of the store, which make
     parts of it at once; ``ready`` is called once their threads have started.
+    ``early``: how the parts before the cut's hour are made when the WAL pins that state
+    (``screenpipe_settled_parts``: the same bytes, kept while their rows are unchanged).
 
     It hashes every row of the read's ranges whose text orders before a second after
     the cut and from a second before the read's start (index ranges, no row tested),
@@ -60,11 +64,11 @@ def settled(
     # first parts' digests (one state of the store), and the second mark hashes the
     # hour only. Each row is in one part.
     hour = later[:13]
-    early = [(lo, min(hi, hour)) for lo, hi in inner if lo < hour]
-    plan: Plan = [
-        (("settled", repr(half)), True, partial(rows_of, half))
-        for half in _halves(rows, early, hour)
-    ]
+    before = [(lo, min(hi, hour)) for lo, hi in inner if lo < hour]
+    plan: Plan = []
+    for half in _halves(rows, before, hour):
+        key, make = ("settled", repr(half)), partial(rows_of, half)
+        plan.append((key, True, make if early is None else early(key, half, make)))
     # The other rows, few, in one part (one statement): the cut's hour, before the start
     # the rows without a UTC timestamp, after the cut those placed before it or nowhere,
     # and the rows no date holds.

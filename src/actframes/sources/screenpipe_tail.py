@@ -28,7 +28,9 @@ from .parallel_parts import nothing, readers
 from .screenpipe_fingerprint import RowsFingerprint
 from .screenpipe_schema import Schema
 from .screenpipe_settled import settled, settled_in_utc
+from .screenpipe_settled_parts import EarlyParts, SettledParts
 from .screenpipe_time import Span, text_at
+from .sqlite_wal import Pin, read_pin
 
 
 class SettledMark(NamedTuple):
@@ -60,13 +62,17 @@ class TailReads:
         self._rows2: RowsFingerprint | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._pending: Future[SettledMark | None] | None = None
+        # The early parts of the marks, kept while the WAL shows their rows unchanged.
+        self._parts = SettledParts.of(main)
 
     def mark(self, span: Span, cut_ms: int) -> SettledMark | None:
         """The mark of the rows of ``span`` before ``cut_ms``, in one read transaction."""
         self.drain()
+        before = self._pin()
         self._main.execute("BEGIN")
         try:
-            return _mark(self._rows, span, cut_ms)
+            data_version(self._main)  # the transaction's state, fixed from here on
+            return _mark(self._rows, span, cut_ms, self._early(before))
         finally:
             self._main.rollback()  # it only read
 
@@ -85,20 +91,31 @@ class TailReads:
             start = text_at(tail.a - 1000)
             tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
         others = [self._other(i) for i in range(readers(2))]
+        before = self._pin()
         if not _same_state(self._main, others):  # a commit between: all on this connection
             try:
-                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms, [])
+                early = self._early(before)
+                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms, [], early)
                 return None if verdict is None else (self._read(tail, False), lambda: verdict)
             finally:
                 self._main.rollback()
         try:
+            early = self._early(before)
             if self._rows2 is None:
                 self._rows2 = RowsFingerprint(others[0], self._schema)
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="actframes-mark")
             started = threading.Event()
             self._pending = self._pool.submit(
-                _verdict_then_end, self._rows2, others, span, cut_ms, mark, next_cut_ms, started
+                _verdict_then_end,
+                self._rows2,
+                others,
+                span,
+                cut_ms,
+                mark,
+                next_cut_ms,
+                started,
+                early,
             )
             # Waiting here hands the interpreter's lock to the mark's thread (and its
             # helper's) at once: left to ask for it while this thread reads and compiles,
@@ -120,6 +137,24 @@ class TailReads:
         self.drain()
         if self._pool is not None:
             self._pool.shutdown()
+        if self._parts is not None:
+            self._parts.close()
+
+    @property
+    def parts(self) -> SettledParts | None:
+        """The kept early parts (their counters tell how often they were served)."""
+        return self._parts
+
+    def _pin(self) -> Pin | None:
+        return None if self._parts is None else read_pin(self._parts.db)
+
+    def _early(self, before: Pin | None) -> EarlyParts | None:
+        """How the early parts are made in the read transactions just begun: from the
+        kept ones when the WAL-index header read ``before`` they began is the one read
+        now (no commit between: their state is the header's), else by SQL."""
+        if self._parts is None or before is None or self._pin() != before:
+            return None
+        return self._parts.at(before)
 
 
 def _same_state(main: sqlite3.Connection, others: list[sqlite3.Connection]) -> bool:
@@ -146,8 +181,10 @@ def _same_state(main: sqlite3.Connection, others: list[sqlite3.Connection]) -> b
     return False
 
 
-def _mark(rows: RowsFingerprint, span: Span, cut_ms: int) -> SettledMark | None:
-    digest = settled(rows, span, cut_ms)
+def _mark(
+    rows: RowsFingerprint, span: Span, cut_ms: int, early: EarlyParts | None = None
+) -> SettledMark | None:
+    digest = settled(rows, span, cut_ms, early=early)
     return None if digest is None else SettledMark(digest, settled_in_utc(rows, span, cut_ms))
 
 
@@ -158,16 +195,17 @@ def _verdict(
     mark: SettledMark,
     next_cut_ms: int,
     helpers: list[sqlite3.Connection],
+    early: EarlyParts | None = None,
     ready: Callable[[], None] = nothing,
 ) -> SettledMark | None:
     """The mark at ``next_cut_ms`` if the mark at ``cut_ms`` is still ``mark``, made on
     ``rows``' connection and ``helpers`` (in the same state of the store); ``ready`` is
-    called once the first mark's threads have started."""
-    if settled(rows, span, cut_ms, helpers, ready) != mark.digest:
+    called once the first mark's threads have started; ``early`` as ``settled``'s."""
+    if settled(rows, span, cut_ms, helpers, ready, early) != mark.digest:
         return None
     if next_cut_ms == cut_ms:
         return mark
-    digest = settled(rows, span, next_cut_ms, helpers)
+    digest = settled(rows, span, next_cut_ms, helpers, early=early)
     if digest is None:
         return None
     # The rows the mark covers are as they were (their timestamps too): of the rows the
@@ -184,13 +222,14 @@ def _verdict_then_end(
     mark: SettledMark,
     next_cut_ms: int,
     started: threading.Event,
+    early: EarlyParts | None,
 ) -> SettledMark | None:
     """In the pool's thread, within the read transactions of ``conns`` (``rows``' first,
     then its helpers'), which it ends. ``started`` is set once the helpers' threads
     have started too (or the mark failed): the caller, waiting, leaves them the
     interpreter's lock to start with."""
     try:
-        return _verdict(rows, span, cut_ms, mark, next_cut_ms, conns[1:], started.set)
+        return _verdict(rows, span, cut_ms, mark, next_cut_ms, conns[1:], early, started.set)
     except sqlite3.DatabaseError:
         return None
     finally:

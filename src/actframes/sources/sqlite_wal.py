@@ -92,11 +92,12 @@ class WalFrames:
 
     def __init__(self, db: Path) -> None:
         self._db, self._wal = db, _beside(db, "-wal")
-        self._lock = threading.Lock()
+        self._lock, self._open_lock = threading.Lock(), threading.Lock()
         self.generation: bytes | None = None  # None: following none
         self.page_size = 0
         self._frames: list[int] = []  # page number of frame i + 1
         self._pages: dict[int, list[int]] = {}  # page number -> its frames, ascending
+        self._fds: dict[Path, int] = {}  # files opened since the last follow (read-only)
 
     def follow(self, pin: Pin) -> bool:
         """Index the frames of ``pin``'s generation up to its ``max_frame``. False when
@@ -108,6 +109,7 @@ class WalFrames:
                 and pin.page_size == self.page_size
                 and pin.max_frame >= len(self._frames)
             )
+            self._close()  # opened again: a WAL deleted and made anew is another file
             if not same:
                 self._reset(pin)
             try:
@@ -128,7 +130,7 @@ class WalFrames:
         if not 1 <= i <= len(self._frames):
             raise OSError(f"frame {i} is not followed")
         at = _WAL_HEADER + (i - 1) * (_FRAME_HEADER + self.page_size) + _FRAME_HEADER
-        return _read(self._wal, at, self.page_size)
+        return self._read(self._wal, at, self.page_size)
 
     def page(self, pgno: int, at: int) -> bytes:
         """Page ``pgno`` as a reader pinned at frame ``at`` sees it: its latest frame at
@@ -137,7 +139,11 @@ class WalFrames:
         k = bisect_right(frames, at)
         if k:
             return self.frame_image(frames[k - 1])
-        return _read(self._db, (pgno - 1) * self.page_size, self.page_size)
+        return self._read(self._db, (pgno - 1) * self.page_size, self.page_size)
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
 
     # ------------------------------------------------------------------ internals
 
@@ -159,7 +165,7 @@ class WalFrames:
         while len(self._frames) < upto:
             first = len(self._frames)
             n = min(step, upto - first)
-            data = _read(self._wal, _WAL_HEADER + first * size, n * size)
+            data = self._read(self._wal, _WAL_HEADER + first * size, n * size)
             for k in range(n):
                 pgno, _, salts, _, _ = _BE_FRAME.unpack_from(data, k * size)
                 if salts != self.generation or pgno < 1:
@@ -170,7 +176,9 @@ class WalFrames:
 
     def _header_ok(self) -> bool:
         """The WAL file's header names the generation followed and its page size."""
-        magic, version, size, _, salts, _, _ = _BE_HEADER.unpack(_read(self._wal, 0, _WAL_HEADER))
+        magic, version, size, _, salts, _, _ = _BE_HEADER.unpack(
+            self._read(self._wal, 0, _WAL_HEADER)
+        )
         return (
             magic in _WAL_MAGIC
             and version == _SHM_VERSION
@@ -178,18 +186,25 @@ class WalFrames:
             and salts == self.generation
         )
 
+    def _read(self, path: Path, at: int, n: int) -> bytes:
+        """``n`` bytes of ``path`` from ``at``; OSError on a short read. Each file is opened
+        once (read-only) between two follows; reads from several threads share it."""
+        fd = self._fds.get(path)
+        if fd is None:
+            with self._open_lock:
+                fd = self._fds.get(path)
+                if fd is None:
+                    fd = self._fds[path] = os.open(path, os.O_RDONLY)
+        data = os.pread(fd, n, at)
+        if len(data) != n:
+            raise OSError(f"{path.name}: {len(data)} of {n} bytes at {at}")
+        return data
+
+    def _close(self) -> None:
+        fds, self._fds = self._fds, {}
+        for fd in fds.values():
+            os.close(fd)
+
 
 def _beside(db: Path, suffix: str) -> Path:
     return db.with_name(db.name + suffix)
-
-
-def _read(path: Path, at: int, n: int) -> bytes:
-    """``n`` bytes of ``path`` from ``at``, opened read-only; OSError on a short read."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        data = os.pread(fd, n, at)
-    finally:
-        os.close(fd)
-    if len(data) != n:
-        raise OSError(f"{path.name}: {len(data)} of {n} bytes at {at}")
-    return data

@@ -1,0 +1,249 @@
+"""The early parts of a screenpipe-style store's settled mark (``screenpipe_settled``), kept
+between calls while the store's WAL shows that none of their rows changed (issue #20).
+
+A part (the rows of one half, from the read's start to the cut's hour) is the digest SQL
+writes of its jobs' rows (``screenpipe_fingerprint``); made again each call, it costs most
+of a tail call. Kept here with, per table it reads, ``count(*)``, ``min(rowid)`` and
+``max(rowid)`` of the rows (for ``ocr_text``: the OCR rows of the part's frames, pending or
+not, a superset of the job's), the tables' schema rows, and the table b-tree pages that
+hold the rowid range ``[min, max]`` at the state it was made in (``sqlite_btree``: the
+leaves, their cells' overflow pages, each interior page's routing of the range), with that
+state's WAL generation and frame (``sqlite_wal``). A later call in a read transaction
+pinned to a state of the same generation serves the kept bytes when the statistics and
+schema rows are the same, no leaf or overflow page of the range was written by a frame
+since, and every interior page written since still routes the range as it did: then the
+cells with keys in the range are the very cells they were, and the statistics say no row
+outside it entered the part's rows, so SQL would write the same text. Anything else (no
+pin, another generation, a page that does not parse, auto-vacuum, a table WITHOUT ROWID or
+with a column named like the rowid, a restart of the WAL before the raw reads end) makes
+the part by SQL, as without this module, and keeps it anew.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from .base import fetch
+from .screenpipe_fingerprint import PartKey, RowsFingerprint
+from .screenpipe_time import in_ranges
+from .sqlite_btree import KeyRangePages, db_header, key_range_pages, routing
+from .sqlite_wal import Pin, WalFrames, read_pin
+
+Ranges = list[tuple[str, str]]
+Make = Callable[[RowsFingerprint], bytes]
+# Given a part's key, its ranges and how SQL makes it: how this call makes it.
+EarlyParts = Callable[[PartKey, Ranges, Make], Make]
+
+KEEP = 8  # parts kept per store: two halves at a cut, a few cuts of a day
+_ODD = (OSError, ValueError, IndexError, struct.error)  # a raw read that went wrong
+_ROWID_NAMES = "('rowid', 'oid', '_rowid_')"
+
+
+class _Walk(NamedTuple):
+    """The pages of one table's rowid range at the state a part was made or served in."""
+
+    lo: int
+    hi: int
+    pages: KeyRangePages
+    held: frozenset[int]  # leaves and overflow pages: any write to one is a change
+
+
+class _Kept(NamedTuple):
+    part: bytes
+    stats: tuple[object, ...]
+    generation: bytes
+    frame: int
+    usable: int
+    walks: tuple[_Walk, ...]
+
+
+class SettledParts:
+    """The kept early parts of one store's settled marks and the WAL frames followed."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self._wal = WalFrames(db)
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[PartKey, _Kept] = OrderedDict()
+        self._followed: Pin | None = None
+        self.served = 0  # parts served from here, not SQL (read by the benchmark and tests)
+        self.made = 0  # parts made by SQL
+
+    @classmethod
+    def of(cls, conn: sqlite3.Connection) -> SettledParts | None:
+        """The parts of the file ``conn`` reads as its main database; None for a database
+        held in memory or a temporary one."""
+        for _, name, file in fetch(conn, "PRAGMA database_list", ()):
+            if name == "main" and file:
+                return cls(Path(str(file)))
+        return None
+
+    def at(self, pin: Pin | None) -> EarlyParts | None:
+        """How the early parts are made in read transactions of the state ``pin`` names
+        (the caller saw the same pin before and after they began); None without a pin or
+        a WAL that can be followed to it: SQL then makes them, as it does without this."""
+        if pin is None:
+            return None
+        with self._lock:
+            if pin != self._followed:
+                self._wal.follow(pin)
+                self._followed = pin
+            if self._wal.generation != pin.salts:
+                return None
+
+        def early(key: PartKey, ranges: Ranges, make: Make) -> Make:
+            return lambda rows: self._part(pin, key, ranges, make, rows)
+
+        return early
+
+    def close(self) -> None:
+        self._wal.close()
+
+    # ------------------------------------------------------------------ internals
+
+    def _part(
+        self, pin: Pin, key: PartKey, ranges: Ranges, make: Make, rows: RowsFingerprint
+    ) -> bytes:
+        stats = _stats(rows, ranges)
+        with self._lock:
+            kept = self._kept.get(key)
+        if kept is not None and kept.stats == stats and kept.generation == pin.salts:
+            try:
+                same = self._unchanged(kept, pin)
+            except _ODD:
+                same = False
+            if same:
+                with self._lock:
+                    self._kept[key] = kept._replace(frame=max(kept.frame, pin.max_frame))
+                    self._kept.move_to_end(key)
+                    self.served += 1
+                return kept.part
+        part = make(rows)
+        try:
+            walked = self._walk(stats, pin)
+        except _ODD:
+            walked = None
+        with self._lock:
+            self.made += 1
+            if walked is not None:
+                usable, walks = walked
+                self._kept[key] = _Kept(part, stats, pin.salts, pin.max_frame, usable, walks)
+                self._kept.move_to_end(key)
+                while len(self._kept) > KEEP:
+                    self._kept.popitem(last=False)
+            else:
+                self._kept.pop(key, None)
+        return part
+
+    def _unchanged(self, kept: _Kept, pin: Pin) -> bool:
+        """Whether no frame after the kept one up to ``pin`` wrote a leaf or overflow page
+        of a kept range, or changed how an interior page routes one; read while the
+        caller's read transaction of ``pin`` is open."""
+        written = {pgno for _, pgno in self._wal.written(kept.frame, pin.max_frame)}
+        if not written:
+            return True
+        if 1 in written and self._usable(pin) != kept.usable:
+            return False
+        for walk in kept.walks:
+            if not written.isdisjoint(walk.held):
+                return False
+            for pgno in written.intersection(walk.pages.routes):
+                page = self._wal.page(pgno, pin.max_frame)
+                if (
+                    routing(page, pgno, walk.lo, walk.hi, usable=kept.usable)
+                    != (walk.pages.routes[pgno])
+                ):
+                    return False
+        return self._still(pin)
+
+    def _walk(self, stats: tuple[object, ...], pin: Pin) -> tuple[int, tuple[_Walk, ...]] | None:
+        """The usable page size and each table's walk of its rowid range at ``pin``; None
+        when the tables or the file do not allow an incremental mark."""
+        *tables, _schema = stats
+        usable = self._usable(pin)
+        if usable is None:
+            return None
+        walks = []
+        for table in tables:
+            if not isinstance(table, tuple):
+                return None
+            root, odd, n, lo, hi = table
+            if odd or not isinstance(root, int) or not isinstance(n, int):
+                return None  # WITHOUT ROWID, a column named like the rowid, no table
+            if not n:
+                continue
+            if not (isinstance(lo, int) and isinstance(hi, int)):
+                return None
+
+            def read(pgno: int) -> bytes:
+                return self._wal.page(pgno, pin.max_frame)
+
+            pages = key_range_pages(read, root, lo, hi, usable, page_count=pin.pages)
+            if pages is None:
+                return None
+            walks.append(_Walk(lo, hi, pages, pages.leaves | pages.overflow))
+        return (usable, tuple(walks)) if self._still(pin) else None
+
+    def _usable(self, pin: Pin) -> int | None:
+        """The usable page size from page 1 at ``pin``; None with auto-vacuum (pages move
+        without their parents' routing telling) or a header that does not parse."""
+        header = db_header(self._wal.page(1, pin.max_frame))
+        if header is None or header.auto_vacuum or header.page_size != pin.page_size:
+            return None
+        return header.usable
+
+    def _still(self, pin: Pin) -> bool:
+        """Whether the WAL is still of ``pin``'s generation: a restart (new salts in the
+        WAL-index before any frame is overwritten) would have made raw reads of frames
+        unsafe. A header caught mid-write is read again, twice at most."""
+        for _ in range(3):
+            now = read_pin(self.db)
+            if now is not None:
+                return now.salts == pin.salts
+        return False
+
+
+def _stats(rows: RowsFingerprint, ranges: Ranges) -> tuple[object, ...]:
+    """Per table the part reads: (root page, whether it is odd, count(*), min(rowid),
+    max(rowid)) of its rows, then the tables' schema rows; one statement, index-only
+    where the store has screenpipe's indexes."""
+    s = rows.schema
+    frames = in_ranges("frames", ranges, s.frames_indexed)
+    tables = [("frames", f"SELECT frames.rowid AS k FROM {frames}")]
+    if s.ocols:
+        tables.append(
+            (
+                "ocr_text",
+                "SELECT ocr_text.rowid AS k FROM ocr_text WHERE ocr_text.frame_id IN"
+                f" (SELECT frames.id FROM {frames})",
+            )
+        )
+    if s.ecols:
+        events = in_ranges("ui_events", ranges, s.events_indexed)
+        tables.append(("ui_events", f"SELECT ui_events.rowid AS k FROM {events}"))
+    cols, sources = [], []
+    for i, (name, sql) in enumerate(tables):
+        cols.append(
+            f"(SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = '{name}'),"
+            f" (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '{name}'"
+            " AND upper(sql) LIKE '%WITHOUT%ROWID%') + (SELECT count(*) FROM"
+            f" pragma_table_info('{name}') WHERE lower(name) IN {_ROWID_NAMES}),"
+            f" t{i}.n, t{i}.lo, t{i}.hi"
+        )
+        sources.append(f"(SELECT count(*) AS n, min(k) AS lo, max(k) AS hi FROM ({sql})) AS t{i}")
+    names = ", ".join(f"'{name}'" for name, _ in tables)
+    schema = (
+        "(SELECT group_concat(quote(type) || quote(name) || quote(rootpage) || quote(sql),"
+        f" ';') FROM (SELECT * FROM sqlite_master WHERE tbl_name IN ({names})"
+        " ORDER BY type, name))"
+    )
+    sql = f"SELECT {', '.join(cols)}, {schema} FROM {', '.join(sources)}"
+    row = fetch(rows.conn, sql, ())[0]
+    found: list[object] = [tuple(row[i : i + 5]) for i in range(0, 5 * len(tables), 5)]
+    return (*found, row[-1])
