@@ -1,0 +1,239 @@
+"""The settled mark's kept early parts (sources/screenpipe_settled_parts.py) on a real WAL
+store with a writer: after appends only, the early parts are served without SQL and the
+mark is the one a fresh reader makes by SQL; after any change to the early rows (or to the
+pages that hold them) they are made again by SQL, and the mark is again the fresh one. A
+hypothesis test runs random sequences of such writes between marks."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from actframes.simulate.writers import format_ts
+from actframes.sources.sqlite_wal import WalFrames, read_pin
+
+from .settled_store import CUT, EARLY, LONG, Store
+
+Op = Callable[[Store], None]
+
+
+def _json_statements(store: Store) -> list[str]:
+    """The statements that write rows as text, traced on the reader's connection."""
+    seen: list[str] = []
+    store.reader.set_trace_callback(
+        lambda sql: seen.append(sql) if "json_group_array" in sql else None
+    )
+    return seen
+
+
+@pytest.fixture(params=[512, 1024])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "store.db", page_size=request.param)
+    yield s
+    s.close()
+
+
+def test_appends_are_served_without_sql(store: Store) -> None:
+    first = store.mark()
+    assert first == store.fresh() and store.parts.made == 2 and store.parts.served == 0
+    for _ in range(3):
+        store.append(4)
+        seen = _json_statements(store)
+        assert store.mark() == first == store.fresh()
+        # Of the three parts (two early halves and the rest), SQL wrote the rest only.
+        assert len(seen) == 1 and store.parts.made == 2
+    assert store.parts.served == 6
+
+
+def _update_title(s: Store) -> None:  # same length: no cell moves
+    s.writer.execute("UPDATE frames SET window_name = upper(window_name) WHERE id = 40")
+
+
+def _update_overflow(s: Store) -> None:  # the title's last bytes: an overflow page only
+    s.writer.execute(
+        "UPDATE frames SET window_name = substr(window_name, 1, length(window_name) - 4)"
+        " || 'LAST' WHERE id = ?",
+        (LONG,),
+    )
+
+
+def _delete_leaves(s: Store) -> None:  # rows of whole leaves: their pages are freed
+    s.writer.execute("DELETE FROM frames WHERE id BETWEEN 100 AND 260")
+    s.writer.execute("DELETE FROM ui_events WHERE id BETWEEN 200 AND 520")
+
+
+def _insert_early(s: Store) -> None:  # a new id, an early time
+    s.writer.execute("BEGIN")
+    s.frame(EARLY[0] + 30_000)
+    s.writer.execute("COMMIT")
+
+
+def _insert_gap_early(s: Store) -> None:  # an id between two early rows' (odd ids are free)
+    s.writer.execute("BEGIN")
+    s.frame(EARLY[0] + 45 * 60_000 + 5_000, 91)
+    s.writer.execute("COMMIT")
+
+
+def _insert_gap_late(s: Store) -> None:  # an id among the early rows', a time after the cut
+    s.writer.execute(
+        "INSERT INTO frames (id, timestamp, app_name) VALUES (93, ?, 'Code')",
+        (format_ts(CUT + 60_000),),
+    )
+
+
+def _update_ocr(s: Store) -> None:  # the app of an early frame's OCR row
+    s.writer.execute("UPDATE ocr_text SET app_name = 'Other' WHERE frame_id = 48")
+
+
+def _vacuum(s: Store) -> None:
+    s.writer.execute("VACUUM")
+
+
+def _restart(s: Store) -> None:
+    s.writer.execute("PRAGMA wal_checkpoint(RESTART)")
+
+
+def _truncate(s: Store) -> None:
+    s.writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+# Each change, and whether it changes the early rows (else only the pages that hold them).
+CHANGES: dict[str, tuple[Op, bool]] = {
+    "update-title": (_update_title, True),
+    "update-overflow": (_update_overflow, True),
+    "delete-leaves": (_delete_leaves, True),
+    "insert-early": (_insert_early, True),
+    "insert-gap-early": (_insert_gap_early, True),
+    "insert-gap-late": (_insert_gap_late, False),
+    "update-ocr": (_update_ocr, True),
+    "vacuum": (_vacuum, False),
+    "restart": (_restart, False),
+    "truncate": (_truncate, False),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_change_makes_the_parts_again(store: Store, change: str) -> None:
+    op, rows_change = CHANGES[change]
+    first = store.mark()
+    store.append(3)
+    assert store.mark() == first and store.parts.served == 2
+    made = store.parts.made
+    op(store)
+    store.append(2)
+    after = store.mark()
+    assert after == store.fresh()
+    assert (after != first) == rows_change
+    assert store.parts.made > made  # made again by SQL, not served
+    store.append(2)  # and kept anew: the next appends are served again
+    served = store.parts.served
+    assert store.mark() == after == store.fresh()
+    # A row with a new id and an early time (the frame's, or its OCR row's, which takes
+    # the next rowid) stretches its part's rowid range to the last leaf, which every
+    # append writes: that part is made by SQL from then on.
+    assert store.parts.served == served + (
+        1 if change in ("insert-early", "insert-gap-early") else 2
+    )
+
+
+def test_an_overflow_write_touches_no_leaf(tmp_path: Path) -> None:
+    """The overflow case is what it claims: the update writes an overflow page of the
+    kept range and none of its leaves (so only the overflow pages tell)."""
+    store = Store(tmp_path / "store.db", page_size=512)
+    try:
+        store.mark()
+        kept = next(k for k in store.parts._kept.values() if any(w.pages.overflow for w in k.walks))
+        walk = next(w for w in kept.walks if w.pages.overflow)
+        before = read_pin(store.path)
+        _update_overflow(store)
+        after = read_pin(store.path)
+        assert before is not None and after is not None
+        wal = WalFrames(store.path)
+        wal.follow(after)
+        written = {p for _, p in wal.written(before.max_frame, after.max_frame)}
+        wal.close()
+        assert written & walk.pages.overflow and not written & walk.pages.leaves
+        assert store.mark() == store.fresh()
+        assert (store.parts.served, store.parts.made) == (1, 3)  # the other half served
+    finally:
+        store.close()
+
+
+def test_no_wal_index_no_parts_kept(tmp_path: Path) -> None:
+    store = Store(tmp_path / "store.db", wal=False)  # a rollback journal: no -shm
+    try:
+        first = store.mark()
+        store.append(2)
+        assert store.mark() == first == store.fresh()
+        assert store.parts.served == 0
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    "alter",
+    [
+        "ALTER TABLE ui_events ADD COLUMN oid INTEGER;",  # the names the rowid goes by
+        "ALTER TABLE frames ADD COLUMN _rowid_ INTEGER;",
+    ],
+)
+def test_a_column_named_like_the_rowid_is_never_served(tmp_path: Path, alter: str) -> None:
+    store = Store(tmp_path / "store.db", alter=alter)
+    try:
+        first = store.mark()
+        store.append(2)
+        assert store.mark() == first == store.fresh()
+        assert store.parts.served == 0
+    finally:
+        store.close()
+
+
+def _append(n: int) -> Op:
+    return lambda s: s.append(n)
+
+
+def _passive(s: Store) -> None:
+    s.writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+
+OPS: list[Op] = [
+    _append(1),
+    _append(5),
+    *(op for op, _ in CHANGES.values()),
+    _passive,
+]
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    page_size=st.sampled_from([512, 1024, 4096]),
+    autocheckpoint=st.sampled_from([0, 40]),
+    steps=st.lists(st.lists(st.sampled_from(range(len(OPS))), max_size=3), max_size=6),
+)
+def test_the_incremental_mark_is_the_fresh_one(
+    page_size: int, autocheckpoint: int, steps: list[list[int]]
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "store.db", page_size, autocheckpoint)
+        try:
+            assert store.mark() == store.fresh()
+            for ops in steps:
+                for i in ops:
+                    try:
+                        OPS[i](store)
+                    except sqlite3.IntegrityError:  # an explicit id taken by an earlier step
+                        if store.writer.in_transaction:
+                            store.writer.rollback()
+                assert store.mark() == store.fresh()
+        finally:
+            store.close()
