@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from actframes.simulate.writers import format_ts
+from actframes.sources.base import READ_MARGIN_MS
+from actframes.sources.screenpipe import ScreenpipeSource
 from actframes.sources.sqlite_wal import WalFrames, read_pin
 
-from .settled_store import CUT, EARLY, LONG, Store
+from .settled_store import CUT, EARLY, LONG, SPAN, Store
 
 Op = Callable[[Store], None]
 
@@ -237,3 +239,32 @@ def test_the_incremental_mark_is_the_fresh_one(
                 assert store.mark() == store.fresh()
         finally:
             store.close()
+
+
+def test_the_tail_reads_serve_the_parts_on_two_connections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the source's tail reads (``screenpipe_tail``): the pin read around the
+    handshake of the main connection and the two reading ones, the halves made at once in
+    two threads. Appends: the verdict holds, its halves served; an early edit: the mark
+    no longer holds, and the new mark is a fresh reader's."""
+    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    store = Store(tmp_path / "store.db")
+    a, b = SPAN[0] + READ_MARGIN_MS, SPAN[1] - READ_MARGIN_MS  # the source widens by these
+    try:
+        with ScreenpipeSource(store.path) as src:
+            mark = src.settled_mark(a, b, CUT)
+            assert mark is not None and mark.digest == store.fresh()
+            for _ in range(3):
+                store.append(2)
+                got = src.settled_read(a, b, CUT, mark, CUT)
+                assert got is not None and got[1]() == mark
+            parts = src._tails.parts if src._tails is not None else None
+            assert parts is not None and parts.served == 6 and parts.made == 2
+            _update_title(store)
+            got = src.settled_read(a, b, CUT, mark, CUT)
+            assert got is not None and got[1]() is None
+            again = src.settled_mark(a, b, CUT)
+            assert again is not None and again.digest == store.fresh() != mark.digest
+    finally:
+        store.close()
