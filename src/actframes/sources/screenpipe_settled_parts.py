@@ -21,6 +21,7 @@ the part by SQL, as without this module, and keeps it anew.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import struct
 import threading
@@ -51,7 +52,9 @@ class _Walk(NamedTuple):
     lo: int
     hi: int
     pages: KeyRangePages
-    held: frozenset[int]  # leaves and overflow pages: any write to one is a change
+    # The leaves and overflow pages, each with the digest of its bytes: within a WAL
+    # generation any write to one is a change; across a restart, other bytes are.
+    held: dict[int, bytes]
 
 
 class _Kept(NamedTuple):
@@ -113,14 +116,22 @@ class SettledParts:
         stats = _stats(rows, ranges)
         with self._lock:
             kept = self._kept.get(key)
-        if kept is not None and kept.stats == stats and kept.generation == pin.salts:
+        if kept is not None and kept.stats == stats:
             try:
-                same = self._unchanged(kept, pin)
+                if kept.generation == pin.salts:
+                    same = self._unchanged(kept, pin)
+                else:  # the WAL restarted since: the pages' bytes tell
+                    same = self._same_pages(kept, pin)
             except _ODD:
                 same = False
             if same:
                 with self._lock:
-                    self._kept[key] = kept._replace(frame=max(kept.frame, pin.max_frame))
+                    frame = (
+                        max(kept.frame, pin.max_frame)
+                        if kept.generation == pin.salts
+                        else pin.max_frame
+                    )
+                    self._kept[key] = kept._replace(generation=pin.salts, frame=frame)
                     self._kept.move_to_end(key)
                     self.served += 1
                 return kept.part
@@ -162,6 +173,22 @@ class SettledParts:
                     return False
         return self._still(pin)
 
+    def _same_pages(self, kept: _Kept, pin: Pin) -> bool:
+        """Whether every leaf and overflow page of the kept ranges holds the bytes it held
+        and every interior page routes its range as it did, read at ``pin`` (the frames
+        written since the kept state are of a generation no longer readable)."""
+        if self._usable(pin) != kept.usable:
+            return False
+        for walk in kept.walks:
+            for pgno, route in walk.pages.routes.items():
+                page = self._wal.page(pgno, pin.max_frame)
+                if routing(page, pgno, walk.lo, walk.hi, usable=kept.usable) != route:
+                    return False
+            for pgno, digest in walk.held.items():
+                if _digest(self._wal.page(pgno, pin.max_frame)) != digest:
+                    return False
+        return self._still(pin)
+
     def _walk(self, stats: tuple[object, ...], pin: Pin) -> tuple[int, tuple[_Walk, ...]] | None:
         """The usable page size and each table's walk of its rowid range at ``pin``; None
         when the tables or the file do not allow an incremental mark."""
@@ -170,6 +197,12 @@ class SettledParts:
         if usable is None:
             return None
         walks = []
+        seen: dict[int, bytes] = {}  # the pages the walks read, to digest the held ones
+
+        def read(pgno: int) -> bytes:
+            seen[pgno] = page = self._wal.page(pgno, pin.max_frame)
+            return page
+
         for table in tables:
             if not isinstance(table, tuple):
                 return None
@@ -181,13 +214,11 @@ class SettledParts:
             if not (isinstance(lo, int) and isinstance(hi, int)):
                 return None
 
-            def read(pgno: int) -> bytes:
-                return self._wal.page(pgno, pin.max_frame)
-
             pages = key_range_pages(read, root, lo, hi, usable, page_count=pin.pages)
             if pages is None:
                 return None
-            walks.append(_Walk(lo, hi, pages, pages.leaves | pages.overflow))
+            held = {p: _digest(seen[p]) for p in pages.leaves | pages.overflow}
+            walks.append(_Walk(lo, hi, pages, held))
         return (usable, tuple(walks)) if self._still(pin) else None
 
     def _usable(self, pin: Pin) -> int | None:
@@ -207,6 +238,10 @@ class SettledParts:
             if now is not None:
                 return now.salts == pin.salts
         return False
+
+
+def _digest(page: bytes) -> bytes:
+    return hashlib.sha256(page).digest()
 
 
 def _stats(rows: RowsFingerprint, ranges: Ranges) -> tuple[object, ...]:
