@@ -268,12 +268,56 @@ def test_the_tail_reads_serve_the_parts_on_two_connections(
                 store.append(2)
                 got = src.settled_read(a, b, CUT, mark, CUT)
                 assert got is not None and got[1]() == mark
-            parts = src._tails.parts if src._tails is not None else None
-            assert parts is not None and parts.served == 6 and parts.made == 2
+            tails = src._tails
+            assert tails is not None and tails.parts is not None
+            assert tails.parts.served == 6 and tails.parts.made == 2
+            # The first verdict after the mark on two connections, the next ones (the
+            # halves served before) on the main one, in its read transaction.
+            assert tails.inline == 2
             _update_title(store)
             got = src.settled_read(a, b, CUT, mark, CUT)
-            assert got is not None and got[1]() is None
+            assert got is None and tails.inline == 3  # made by SQL there: not the mark
+            assert tails.parts.made == 3
             again = src.settled_mark(a, b, CUT)
             assert again is not None and again.digest == store.fresh() != mark.digest
+    finally:
+        store.close()
+
+
+def test_the_verdict_after_served_halves_runs_on_the_main_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a verdict served the kept halves, the next one runs on the main connection in
+    its read transaction (counted). An early row rewritten to its own value writes its
+    pages, no row changes: that verdict makes the half by SQL there and still holds, and
+    the next one runs on two connections again. Each mark is a fresh reader's."""
+    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    store = Store(tmp_path / "store.db")
+    a, b = SPAN[0] + READ_MARGIN_MS, SPAN[1] - READ_MARGIN_MS
+
+    def verdict() -> object:
+        store.append(1)
+        got = src.settled_read(a, b, CUT, mark, CUT)
+        assert got is not None
+        return got[1]()
+
+    try:
+        with ScreenpipeSource(store.path) as src:
+            mark = src.settled_mark(a, b, CUT)
+            assert mark is not None and mark.digest == store.fresh()
+            tails = src._tails
+            assert tails is not None and tails.parts is not None
+            parts = tails.parts
+            assert verdict() == mark and (tails.inline, parts.served, parts.made) == (0, 2, 2)
+            assert verdict() == mark and (tails.inline, parts.served, parts.made) == (1, 4, 2)
+            store.writer.execute("BEGIN")
+            _update_title(store)
+            store.writer.execute("UPDATE frames SET window_name = lower(window_name) WHERE id = 40")
+            store.writer.execute("COMMIT")
+            assert verdict() == mark and tails.inline == 2
+            assert (parts.served, parts.made) == (5, 3)  # the other half served
+            assert mark.digest == store.fresh()
+            assert verdict() == mark and (tails.inline, parts.served, parts.made) == (2, 7, 3)
+            assert verdict() == mark and (tails.inline, parts.served, parts.made) == (3, 9, 3)
     finally:
         store.close()

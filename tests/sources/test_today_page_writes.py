@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from actframes.emit.json_out import to_json
@@ -80,6 +80,13 @@ def warm_cache(path: Path) -> Iterator[ResidentCache]:
 
 def answer(cache: ResidentCache) -> str:
     return to_json(cache.document(WINDOW))
+
+
+def inline(cache: ResidentCache) -> int:
+    """How many verdicts the cache's source made on its main connection alone, the kept
+    halves of the mark served before (``screenpipe_tail``)."""
+    tails = getattr(getattr(cache, "_source", None), "_tails", None)
+    return 0 if tails is None else int(tails.inline)
 
 
 # ----------------------------------------------------------------- the writer's operations
@@ -371,8 +378,28 @@ def test_every_answer_after_page_writes_is_a_fresh_compiles(
                 for name, n in ops:
                     OPS[name](store, n)
                 assert answer(cache) == fresh(store.path), (i, ops)
+            # Both ways of making the verdict (two connections, or the main one alone
+            # after served halves) are in the examples; this says how often each was.
+            event(f"verdicts on the main connection alone: {min(inline(cache), 5)}+")
     finally:
         store.close()
+
+
+def test_verdicts_on_the_main_connection_alone(store: Store) -> None:
+    """After appends, the verdicts serve the kept halves and the next ones run on the main
+    connection alone: their answers are a fresh compile's bytes, as are those after an
+    early edit found there (its half made by SQL, the document compiled again), and
+    after the appends that follow it."""
+    with warm_cache(store.path) as cache:
+        assert answer(cache) == fresh(store.path)
+        seen = []
+        for op in ("append_frame",) * 4 + ("title_same_size",) + ("append_frame",) * 4:
+            OPS[op](store, len(seen))
+            assert answer(cache) == fresh(store.path), (len(seen), op)
+            seen.append(inline(cache))
+        assert seen[3] > seen[0], seen  # the appends: on the main connection
+        assert seen[4] == seen[3] + 1, seen  # the edit: found there
+        assert seen[8] > seen[5], seen  # and again after appends
 
 
 # --------------------------------------- one example per dangerous write, its pages checked

@@ -107,6 +107,11 @@ class SettledParts:
 
         return early
 
+    @property
+    def generation(self) -> bytes | None:
+        """The salts of the WAL generation followed (None: none)."""
+        return self._wal.generation
+
     def close(self) -> None:
         self._wal.close()
 

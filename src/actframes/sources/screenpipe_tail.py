@@ -64,10 +64,15 @@ class TailReads:
         self._pending: Future[SettledMark | None] | None = None
         # The early parts of the marks, kept while the WAL shows their rows unchanged.
         self._parts = SettledParts.of(main)
+        # The parts' counters (served, made) when the previous ``read`` began; None when a
+        # full mark came since (its parts were made, not served).
+        self._since: tuple[int, int] | None = None
+        self.inline = 0  # verdicts made on the main connection as the kept parts were served
 
     def mark(self, span: Span, cut_ms: int) -> SettledMark | None:
         """The mark of the rows of ``span`` before ``cut_ms``, in one read transaction."""
         self.drain()
+        self._since = None
         before = self._pin()
         self._main.execute("BEGIN")
         try:
@@ -90,15 +95,19 @@ class TailReads:
         if mark.in_utc and not (tail.a % 1000 or tail.b % 1000):
             start = text_at(tail.a - 1000)
             tail.ranges = [(max(lo, start), hi) for lo, hi in tail.ranges if hi > start]
-        others = [self._other(i) for i in range(readers(2))]
         before = self._pin()
+        if self._served_before(before):
+            # The kept halves will most likely be served again: the mark is then a few
+            # ms of SQLite on this connection, less than what a second thread costs while
+            # this one runs Python (it waits for the interpreter's lock after each
+            # statement). Should they need SQL after all, they are made here, as below.
+            self.inline += 1
+            self._main.execute("BEGIN")
+            data_version(self._main)  # the transaction's state, fixed from here on
+            return self._one_connection(span, tail, cut_ms, mark, next_cut_ms, before)
+        others = [self._other(i) for i in range(readers(2))]
         if not _same_state(self._main, others):  # a commit between: all on this connection
-            try:
-                early = self._early(before)
-                verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms, [], early)
-                return None if verdict is None else (self._read(tail, False), lambda: verdict)
-            finally:
-                self._main.rollback()
+            return self._one_connection(span, tail, cut_ms, mark, next_cut_ms, before)
         try:
             early = self._early(before)
             if self._rows2 is None:
@@ -126,6 +135,39 @@ class TailReads:
             return self._read(tail, False), self.drain
         finally:
             self._main.rollback()
+
+    def _one_connection(
+        self,
+        span: Span,
+        tail: Span,
+        cut_ms: int,
+        mark: SettledMark,
+        next_cut_ms: int,
+        before: Pin | None,
+    ) -> tuple[Capture, Settle] | None:
+        """``read``'s work, all on the main connection, in the read transaction it is in
+        (which this ends): the verdict, then the read when the verdict holds."""
+        try:
+            early = self._early(before)
+            verdict = _verdict(self._rows, span, cut_ms, mark, next_cut_ms, [], early)
+            return None if verdict is None else (self._read(tail, False), lambda: verdict)
+        finally:
+            self._main.rollback()
+
+    def _served_before(self, pin: Pin | None) -> bool:
+        """Whether the previous ``read``'s verdict served its early parts, none made by
+        SQL, and the WAL is still of the generation they were served in: then, unless an
+        early row changed, this verdict serves them too. Notes this call's start."""
+        parts, since = self._parts, self._since
+        self._since = None if parts is None else (parts.served, parts.made)
+        return (
+            parts is not None
+            and since is not None
+            and pin is not None
+            and parts.served > since[0]
+            and parts.made == since[1]
+            and parts.generation == pin.salts
+        )
 
     def drain(self) -> SettledMark | None:
         """The verdict of the mark in flight (None without one), once it is done: the
