@@ -115,6 +115,11 @@ class RowsFingerprint:
         self._pending = f"NOT {_KEEPS_OWN_APP}" if "app_name" in s.fcols else "1"
 
     @property
+    def pending(self) -> str:
+        """The SQL condition on ``frames`` of the frames whose OCR rows are hashed."""
+        return self._pending
+
+    @property
     def conn(self) -> sqlite3.Connection:
         return self._conn
 

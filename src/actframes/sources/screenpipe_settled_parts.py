@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from .base import fetch
 from .screenpipe_fingerprint import PartKey, RowsFingerprint
-from .screenpipe_time import in_ranges
+from .screenpipe_settled_stats import counts, stats
 from .sqlite_btree import KeyRangePages, db_header, key_range_pages, routing
 from .sqlite_wal import Pin, WalFrames, read_pin
 
@@ -45,7 +45,6 @@ EarlyParts = Callable[[PartKey, Ranges, Make], Make]
 
 KEEP = 8  # parts kept per store: two halves at a cut, a few cuts of a day
 _ODD = (OSError, ValueError, IndexError, struct.error)  # a raw read that went wrong
-_ROWID_NAMES = "('rowid', 'oid', '_rowid_')"
 
 
 class _Walk(NamedTuple):
@@ -102,8 +101,12 @@ class SettledParts:
             if self._wal.generation != pin.salts:
                 return None
 
+        call = _Call(pin)
+
         def early(key: PartKey, ranges: Ranges, make: Make) -> Make:
-            return lambda rows: self._part(pin, key, ranges, make, rows)
+            with call.lock:
+                call.parts[key] = ranges
+            return lambda rows: self._part(call, key, ranges, make, rows)
 
         return early
 
@@ -118,15 +121,19 @@ class SettledParts:
     # ------------------------------------------------------------------ internals
 
     def _part(
-        self, pin: Pin, key: PartKey, ranges: Ranges, make: Make, rows: RowsFingerprint
+        self, call: _Call, key: PartKey, ranges: Ranges, make: Make, rows: RowsFingerprint
     ) -> bytes:
+        pin = call.pin
+        served = self._served_at_once(call, key, rows)
+        if served is not None:
+            return served
         try:
-            stats = _stats(rows, ranges)
+            found = stats(rows, ranges)
         except sqlite3.OperationalError:  # an SQLite without pragma functions: SQL only
             return make(rows)
         with self._lock:
             kept = self._kept.get(key)
-        if kept is not None and kept.stats == stats:
+        if kept is not None and kept.stats == found:
             try:
                 if kept.generation == pin.salts:
                     same = self._unchanged(kept, pin)
@@ -135,32 +142,81 @@ class SettledParts:
             except _ODD:
                 same = False
             if same:
-                with self._lock:
-                    frame = (
-                        max(kept.frame, pin.max_frame)
-                        if kept.generation == pin.salts
-                        else pin.max_frame
-                    )
-                    self._kept[key] = kept._replace(generation=pin.salts, frame=frame)
-                    self._kept.move_to_end(key)
-                    self.served += 1
-                return kept.part
+                return self._serve(key, kept, pin)
         part = make(rows)
         try:
-            walked = self._walk(stats, pin)
+            walked = self._walk(found, pin)
         except _ODD:
             walked = None
         with self._lock:
             self.made += 1
             if walked is not None:
                 usable, walks = walked
-                self._kept[key] = _Kept(part, stats, pin.salts, pin.max_frame, usable, walks)
+                self._kept[key] = _Kept(part, found, pin.salts, pin.max_frame, usable, walks)
                 self._kept.move_to_end(key)
                 while len(self._kept) > KEEP:
                     self._kept.popitem(last=False)
             else:
                 self._kept.pop(key, None)
         return part
+
+    def _served_at_once(self, call: _Call, key: PartKey, rows: RowsFingerprint) -> bytes | None:
+        """The kept bytes of part ``key`` when the check of this call's kept parts of the
+        WAL generation followed, made once for all of them, says it stands; else None.
+
+        One statement counts the rows of each such part (``counts``): no rowid decoded, and
+        no minimum or maximum needed. A part stands when its pages were not written since
+        (``_unchanged``) and its count is the kept one: its kept rows all lie in its rowid
+        range, whose cells are the very cells they were, so they are all still its rows
+        (for the OCR rows: its frames, proved so first, are; so are their pending ones);
+        as many rows as then means no other row entered."""
+        with call.lock:
+            if key not in call.standing:
+                todo = [k for k in call.parts if k not in call.standing]
+                with self._lock:
+                    kept = {k: self._kept.get(k) for k in todo}
+                held = {
+                    k: v
+                    for k, v in kept.items()
+                    if v is not None and v.generation == call.pin.salts
+                }
+                call.standing.update(dict.fromkeys(todo, False))
+                if held:
+                    call.standing.update(self._standing(call, held, rows))
+            if not call.standing[key]:
+                return None
+        with self._lock:
+            kept_now = self._kept.get(key)
+        return None if kept_now is None else self._serve(key, kept_now, call.pin)
+
+    def _standing(
+        self, call: _Call, held: dict[PartKey, _Kept], rows: RowsFingerprint
+    ) -> dict[PartKey, bool]:
+        keys = list(held)
+        try:
+            now = counts(rows, [call.parts[k] for k in keys])
+        except sqlite3.OperationalError:  # an SQLite without pragma functions
+            return {}
+        found = {}
+        for k, count in zip(keys, now, strict=True):
+            kept = held[k]
+            was = tuple((*t[:3],) if isinstance(t, tuple) else t for t in kept.stats)
+            try:
+                found[k] = was == count and self._unchanged(kept, call.pin)
+            except _ODD:
+                found[k] = False
+        return found
+
+    def _serve(self, key: PartKey, kept: _Kept, pin: Pin) -> bytes:
+        """The kept part, now known to stand at ``pin``: followed from there on."""
+        with self._lock:
+            frame = (
+                max(kept.frame, pin.max_frame) if kept.generation == pin.salts else pin.max_frame
+            )
+            self._kept[key] = kept._replace(generation=pin.salts, frame=frame)
+            self._kept.move_to_end(key)
+            self.served += 1
+        return kept.part
 
     def _unchanged(self, kept: _Kept, pin: Pin) -> bool:
         """Whether no frame after the kept one up to ``pin`` wrote a leaf or overflow page
@@ -250,45 +306,16 @@ class SettledParts:
         return False
 
 
+class _Call:
+    """One call's early parts (the halves of its marks) and, once checked at once, which
+    kept ones stand at its pin."""
+
+    def __init__(self, pin: Pin) -> None:
+        self.pin = pin
+        self.lock = threading.Lock()
+        self.parts: dict[PartKey, Ranges] = {}
+        self.standing: dict[PartKey, bool] = {}
+
+
 def _digest(page: bytes) -> bytes:
     return hashlib.sha256(page).digest()
-
-
-def _stats(rows: RowsFingerprint, ranges: Ranges) -> tuple[object, ...]:
-    """Per table the part reads: (root page, whether it is odd, count(*), min(rowid),
-    max(rowid)) of its rows, then the tables' schema rows; one statement, index-only
-    where the store has screenpipe's indexes."""
-    s = rows.schema
-    frames = in_ranges("frames", ranges, s.frames_indexed)
-    tables = [("frames", f"SELECT frames.rowid AS k FROM {frames}")]
-    if s.ocols:
-        tables.append(
-            (
-                "ocr_text",
-                "SELECT ocr_text.rowid AS k FROM ocr_text WHERE ocr_text.frame_id IN"
-                f" (SELECT frames.id FROM {frames})",
-            )
-        )
-    if s.ecols:
-        events = in_ranges("ui_events", ranges, s.events_indexed)
-        tables.append(("ui_events", f"SELECT ui_events.rowid AS k FROM {events}"))
-    cols, sources = [], []
-    for i, (name, sql) in enumerate(tables):
-        cols.append(
-            f"(SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = '{name}'),"
-            f" (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '{name}'"
-            " AND upper(sql) LIKE '%WITHOUT%ROWID%') + (SELECT count(*) FROM"
-            f" pragma_table_info('{name}') WHERE lower(name) IN {_ROWID_NAMES}),"
-            f" t{i}.n, t{i}.lo, t{i}.hi"
-        )
-        sources.append(f"(SELECT count(*) AS n, min(k) AS lo, max(k) AS hi FROM ({sql})) AS t{i}")
-    names = ", ".join(f"'{name}'" for name, _ in tables)
-    schema = (
-        "(SELECT group_concat(quote(type) || quote(name) || quote(rootpage) || quote(sql),"
-        f" ';') FROM (SELECT * FROM sqlite_master WHERE tbl_name IN ({names})"
-        " ORDER BY type, name))"
-    )
-    sql = f"SELECT {', '.join(cols)}, {schema} FROM {', '.join(sources)}"
-    row = fetch(rows.conn, sql, ())[0]
-    found: list[object] = [tuple(row[i : i + 5]) for i in range(0, 5 * len(tables), 5)]
-    return (*found, row[-1])
