@@ -46,11 +46,33 @@ def test_appends_are_served_without_sql(store: Store) -> None:
     assert first == store.fresh() and store.parts.made == 2 and store.parts.served == 0
     for _ in range(3):
         store.append(4)
+        hours_made = store.parts.hours[1]
         seen = _json_statements(store)
         assert store.mark() == first == store.fresh()
-        # Of the three parts (two early halves and the rest), SQL wrote the rest only.
-        assert len(seen) == 1 and store.parts.made == 2
+        # Of the three parts (two early halves and the rest), SQL wrote the rest only, and
+        # the cut's hour's rows in it only when an append wrote a page of theirs (here,
+        # with few rows after the cut, the leaf of the last ones).
+        made = store.parts.hours[1] - hours_made
+        assert len(seen) == 1 + made and store.parts.made == 2
     assert store.parts.served == 6
+    assert sum(store.parts.hours) == 4  # the hour's rows: kept, then served or made
+
+
+def test_the_hours_rows_are_served_when_no_page_of_theirs_was_written(tmp_path: Path) -> None:
+    """Rows written after the cut on their own leaves: the cut's hour's rows, hashed in
+    the rest of the mark, are served like the halves, the same bytes."""
+    store = Store(tmp_path / "store.db")
+    try:
+        first = store.mark()
+        store.append(40)  # the leaves of the rows after the cut are new ones from here
+        assert store.mark() == first == store.fresh()
+        served = store.parts.hours[0]
+        for _ in range(3):
+            store.append(1)
+            assert store.mark() == first == store.fresh()
+        assert store.parts.hours[0] == served + 3
+    finally:
+        store.close()
 
 
 def _update_title(s: Store) -> None:  # same length: no cell moves

@@ -25,7 +25,7 @@ from functools import partial
 from .base import fetch
 from .parallel_parts import nothing
 from .screenpipe_fingerprint import Plan, RowsFingerprint, rows_of
-from .screenpipe_settled_parts import EarlyParts
+from .screenpipe_settled_parts import EarlyParts, Make
 from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
 
 Ranges = list[tuple[str, str]]
@@ -77,7 +77,13 @@ def settled(
         (outer, f"NOT {UTC_SHAPE}"),
         (above, f"coalesce({ms_expr()} < {cut_ms}, 1)"),
     ]
-    plan.append((("rest", f"{rest!r}"), False, partial(_rest, rest)))
+    # The hour's rows are hashed as a part of their own would be (``rows_of``): with the
+    # WAL followed, they are kept and served like the halves (the same bytes).
+    hour_rows = rest[0][0]
+    own: Make | None = None
+    if early is not None and hour_rows:
+        own = early(("settled-hour", repr(hour_rows)), hour_rows, partial(rows_of, hour_rows))
+    plan.append((("rest", f"{rest!r}"), False, partial(_rest, rest, own)))
     return rows.digest(b"settled:", plan, conns, ready)
 
 
@@ -106,9 +112,12 @@ def settled_in_utc(
     return True
 
 
-def _rest(parts: list[tuple[Ranges, str]], rows: RowsFingerprint) -> bytes:
-    jobs = [rows.rows_jobs(ranges, where) for ranges, where in parts]
-    return b"".join(rows.digests([*jobs, rows.odd_jobs()]))
+def _rest(parts: list[tuple[Ranges, str]], hour: Make | None, rows: RowsFingerprint) -> bytes:
+    """The digest of each part's rows, then of the rows no date holds (one statement);
+    the first part's by ``hour`` where given (the same bytes: each digest is its own)."""
+    first = [] if hour is None else [hour(rows)]
+    jobs = [rows.rows_jobs(ranges, where) for ranges, where in parts[len(first) :]]
+    return b"".join([*first, *rows.digests([*jobs, rows.odd_jobs()])])
 
 
 def _halves(rows: RowsFingerprint, early: Ranges, hour: str) -> list[Ranges]:

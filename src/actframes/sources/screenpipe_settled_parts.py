@@ -76,8 +76,9 @@ class SettledParts:
         self._lock = threading.Lock()
         self._kept: OrderedDict[PartKey, _Kept] = OrderedDict()
         self._followed: Pin | None = None
-        self.served = 0  # parts served from here, not SQL (tests read how often)
-        self.made = 0  # parts made by SQL
+        self.served = 0  # halves served from here, not SQL (tests read how often)
+        self.made = 0  # halves made by SQL
+        self.hours = [0, 0]  # the cut's hour's rows: how often served, made
 
     @classmethod
     def of(cls, conn: sqlite3.Connection) -> SettledParts | None:
@@ -149,7 +150,7 @@ class SettledParts:
         except _ODD:
             walked = None
         with self._lock:
-            self.made += 1
+            self._count(key, made=True)
             if walked is not None:
                 usable, walks = walked
                 self._kept[key] = _Kept(part, found, pin.salts, pin.max_frame, usable, walks)
@@ -215,8 +216,15 @@ class SettledParts:
             )
             self._kept[key] = kept._replace(generation=pin.salts, frame=frame)
             self._kept.move_to_end(key)
-            self.served += 1
+            self._count(key, made=False)
         return kept.part
+
+    def _count(self, key: PartKey, made: bool) -> None:
+        if key[0] == "settled":
+            self.made += made
+            self.served += not made
+        else:
+            self.hours[made] += 1
 
     def _unchanged(self, kept: _Kept, pin: Pin) -> bool:
         """Whether no frame after the kept one up to ``pin`` wrote a leaf or overflow page
