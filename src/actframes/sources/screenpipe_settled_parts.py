@@ -203,9 +203,12 @@ class SettledParts:
             kept = held[k]
             was = tuple((*t[:3],) if isinstance(t, tuple) else t for t in kept.stats)
             try:
-                found[k] = was == count and self._unchanged(kept, call.pin)
+                found[k] = was == count and self._unchanged(kept, call.pin, still=False)
             except _ODD:
                 found[k] = False
+        # Whether the raw reads were of the pin's generation: asked once for all parts.
+        if any(found.values()) and not self._still(call.pin):
+            return {}
         return found
 
     def _serve(self, key: PartKey, kept: _Kept, pin: Pin) -> bytes:
@@ -226,10 +229,11 @@ class SettledParts:
         else:
             self.hours[made] += 1
 
-    def _unchanged(self, kept: _Kept, pin: Pin) -> bool:
+    def _unchanged(self, kept: _Kept, pin: Pin, still: bool = True) -> bool:
         """Whether no frame after the kept one up to ``pin`` wrote a leaf or overflow page
         of a kept range, or changed how an interior page routes one; read while the
-        caller's read transaction of ``pin`` is open."""
+        caller's read transaction of ``pin`` is open. ``still=False``: the caller asks
+        once, for several parts, whether the WAL is still of ``pin``'s generation."""
         written = {pgno for _, pgno in self._wal.written(kept.frame, pin.max_frame)}
         if not written:
             return True
@@ -245,7 +249,7 @@ class SettledParts:
                     != (walk.pages.routes[pgno])
                 ):
                     return False
-        return self._still(pin)
+        return not still or self._still(pin)
 
     def _same_pages(self, kept: _Kept, pin: Pin) -> bool:
         """Whether every leaf and overflow page of the kept ranges holds the bytes it held
