@@ -1,21 +1,22 @@
 """The early parts of a screenpipe-style store's settled mark (``screenpipe_settled``), kept
 between calls while the store's WAL shows that none of their rows changed (issue #20).
 
-A part (the rows of one half, from the read's start to the cut's hour) is the digest SQL
-writes of its jobs' rows (``screenpipe_fingerprint``); made again each call, it costs most
-of a tail call. Kept here with, per table it reads, ``count(*)``, ``min(rowid)`` and
-``max(rowid)`` of the rows (for ``ocr_text``: the OCR rows of the part's frames, pending or
-not, a superset of the job's), the tables' schema rows, and the table b-tree pages that
+A part (the rows of one half, from the read's start to the cut's hour, or of the cut's
+hour) is the digest SQL writes of its jobs' rows (``screenpipe_fingerprint``); made again
+each call, it costs most of a tail call. Kept here with, per table it reads,
+``count(*)``, ``min(rowid)`` and ``max(rowid)`` of the rows the job hashes
+(``screenpipe_settled_stats``), the tables' schema rows, and the table b-tree pages that
 hold the rowid range ``[min, max]`` at the state it was made in (``sqlite_btree``: the
 leaves and their cells' overflow pages, each with a digest of its bytes, and each interior
 page's routing of the range), with that state's WAL generation and frame (``sqlite_wal``).
 A later call in a read transaction pinned to a state of the same generation serves the
-kept bytes when the statistics and schema rows are the same, no leaf or overflow page of
-the range was written by a frame since, and every interior page written since still
-routes the range as it did: then the cells with keys in the range are the very cells they
-were, and the statistics say no row outside it entered the part's rows, so SQL would
-write the same text. In another generation (the WAL restarted: the frames between are
-gone) every page of the range is read again instead: the same bytes and routing serve.
+kept bytes when the row counts and schema rows are the same (one statement for all the
+call's kept parts), no leaf or overflow page of the range was written by a frame since,
+and every interior page written since still routes the range as it did: then the cells
+with keys in the range are the very cells they were, so all the part's rows are still
+its rows, and as many rows say no other entered, so SQL would write the same text. In
+another generation (the WAL restarted: the frames between are gone) every page of the
+range is read again instead: the same bytes and routing serve.
 Anything else (no pin, a page that does not parse, auto-vacuum, a table WITHOUT ROWID or
 with a column named like the rowid, a restart of the WAL before the raw reads end) makes
 the part by SQL, as without this module, and keeps it anew.
