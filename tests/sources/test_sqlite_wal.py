@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from actframes.sources import sqlite_wal
 from actframes.sources.sqlite_wal import Pin, WalFrames, read_pin, shm_checksum
 
 _TYPES = {"leaf": 0x0D, "internal": 0x05, "overflow": None}
@@ -72,7 +73,12 @@ def test_the_checksum_is_sqlites(tmp_path: Path) -> None:
     assert shm_checksum(raw[:12] + bytes([raw[12] ^ 1]) + raw[13:40]) != shm_checksum(raw[:40])
 
 
-def test_the_pin_is_the_readers_snapshot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pread", [True, False], ids=["pread", "seek-and-read"])
+def test_the_pin_is_the_readers_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pread: bool
+) -> None:
+    if not pread:  # as where the system has no pread (Windows)
+        monkeypatch.setattr(sqlite_wal, "_PREAD", None)
     db = tmp_path / "a.db"
     writer = _store(db)
     _append(writer, 300)

@@ -21,6 +21,7 @@ import struct
 import sys
 import threading
 from bisect import bisect_right
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,6 +38,9 @@ _U32 = struct.Struct(_NATIVE + "I")
 _BE_HEADER = struct.Struct(">IIII8sII")
 _BE_FRAME = struct.Struct(">II8sII")
 _MASK = 0xFFFFFFFF
+# Bytes as stored: O_BINARY where the system would otherwise translate line ends (Windows).
+_READ_ONLY = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+_PREAD: Callable[[int, int, int], bytes] | None = getattr(os, "pread", None)  # POSIX only
 
 
 class Pin(NamedTuple):
@@ -194,8 +198,13 @@ class WalFrames:
             with self._open_lock:
                 fd = self._fds.get(path)
                 if fd is None:
-                    fd = self._fds[path] = os.open(path, os.O_RDONLY)
-        data = os.pread(fd, n, at)
+                    fd = self._fds[path] = os.open(path, _READ_ONLY)
+        if _PREAD is not None:
+            data = _PREAD(fd, n, at)
+        else:  # no pread (Windows): a seek and a read, one thread at a time per store
+            with self._open_lock:
+                os.lseek(fd, at, os.SEEK_SET)
+                data = _read_all(fd, n)
         if len(data) != n:
             raise OSError(f"{path.name}: {len(data)} of {n} bytes at {at}")
         return data
@@ -204,6 +213,18 @@ class WalFrames:
         fds, self._fds = self._fds, {}
         for fd in fds.values():
             os.close(fd)
+
+
+def _read_all(fd: int, n: int) -> bytes:
+    """Up to ``n`` bytes from ``fd``'s position: fewer only at the end of the file."""
+    parts: list[bytes] = []
+    while n > 0:
+        got = os.read(fd, n)
+        if not got:
+            break
+        parts.append(got)
+        n -= len(got)
+    return b"".join(parts)
 
 
 def _beside(db: Path, suffix: str) -> Path:
