@@ -91,6 +91,20 @@ def _header_at(pgno: int) -> int:
     return 100 if pgno == 1 else 0
 
 
+def _cell_pointers(
+    page: bytes, pgno: int, kind: int, usable: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Where the b-tree header of page ``pgno`` starts, and its cell pointer array, when the
+    page is a whole page of type ``kind`` and every pointer lands inside the cell content
+    area (None otherwise)."""
+    h = _header_at(pgno)
+    header = 12 if kind == INTERIOR_TABLE else 8
+    if len(page) < usable or usable < h + header or page[h] != kind:
+        return None
+    ptrs = _pointers(page, h, header, usable)
+    return None if ptrs is None else (h, ptrs)
+
+
 def _pointers(page: bytes, h: int, header: int, usable: int) -> tuple[int, ...] | None:
     """The cell pointer array of the b-tree page whose header starts at ``h``, every pointer
     checked to land inside the cell content area (None otherwise)."""
@@ -110,12 +124,10 @@ def _pointers(page: bytes, h: int, header: int, usable: int) -> tuple[int, ...] 
 def _interior(page: bytes, pgno: int, usable: int) -> tuple[list[int], list[int], int] | None:
     """(left children, keys, right-most child) of an interior table page; keys strictly
     increasing and every child page number at least 2 (page 1 is never a child)."""
-    h = _header_at(pgno)
-    if len(page) < usable or usable < h + 12 or page[h] != INTERIOR_TABLE:
+    found = _cell_pointers(page, pgno, INTERIOR_TABLE, usable)
+    if found is None:
         return None
-    ptrs = _pointers(page, h, 12, usable)
-    if ptrs is None:
-        return None
+    h, ptrs = found
     right = _U32.unpack_from(page, h + 8)[0]
     children: list[int] = []
     keys: list[int] = []
@@ -177,12 +189,10 @@ def cell_keys(page: bytes, pgno: int, *, usable: int | None = None) -> list[int]
     not a table leaf page or a cell pointer or key runs out of bounds (``usable``, default
     the page's length)."""
     limit = len(page) if usable is None else usable
-    h = _header_at(pgno)
     keys: list[int] = []
     try:
-        ptrs = None
-        if len(page) >= limit >= h + 8 and page[h] == LEAF_TABLE:
-            ptrs = _pointers(page, h, 8, limit)
+        found = _cell_pointers(page, pgno, LEAF_TABLE, limit)
+        ptrs = None if found is None else found[1]
         for p in ptrs or ():
             raw, q = _varint(page, _skip_varint(page, p))
             if q > limit:
@@ -218,12 +228,10 @@ def _unproven(page: bytes, ptrs: tuple[int, ...], usable: int) -> list[int]:
 def _leaf_overflow_heads(page: bytes, pgno: int, usable: int) -> list[tuple[int, int]] | None:
     """(first overflow page, number of overflow pages) of each cell of a table leaf page that
     spills; None when the page is not a table leaf page or a cell runs out of bounds."""
-    h = _header_at(pgno)
-    if len(page) < usable or usable < h + 8 or page[h] != LEAF_TABLE:
+    found = _cell_pointers(page, pgno, LEAF_TABLE, usable)
+    if found is None:
         return None
-    ptrs = _pointers(page, h, 8, usable)
-    if ptrs is None:
-        return None
+    _, ptrs = found
     big = usable - 35  # X: the most payload a leaf cell keeps on the page
     least = ((usable - 12) * 32 // 255) - 23  # M
     chunk = usable - 4  # payload bytes per overflow page
