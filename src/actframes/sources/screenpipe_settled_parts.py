@@ -243,13 +243,8 @@ class SettledParts:
         for walk in kept.walks:
             if not written.isdisjoint(walk.held):
                 return False
-            for pgno in written.intersection(walk.pages.routes):
-                page = self._wal.page(pgno, pin.max_frame)
-                if (
-                    routing(page, pgno, walk.lo, walk.hi, usable=kept.usable)
-                    != (walk.pages.routes[pgno])
-                ):
-                    return False
+            if not self._routes_hold(walk, written.intersection(walk.pages.routes), kept, pin):
+                return False
         return not still or self._still(pin)
 
     def _same_pages(self, kept: _Kept, pin: Pin) -> bool:
@@ -259,14 +254,21 @@ class SettledParts:
         if self._usable(pin) != kept.usable:
             return False
         for walk in kept.walks:
-            for pgno, route in walk.pages.routes.items():
-                page = self._wal.page(pgno, pin.max_frame)
-                if routing(page, pgno, walk.lo, walk.hi, usable=kept.usable) != route:
-                    return False
+            if not self._routes_hold(walk, set(walk.pages.routes), kept, pin):
+                return False
             for pgno, digest in walk.held.items():
                 if _digest(self._wal.page(pgno, pin.max_frame)) != digest:
                     return False
         return self._still(pin)
+
+    def _routes_hold(self, walk: _Walk, pgnos: set[int], kept: _Kept, pin: Pin) -> bool:
+        """Whether each of the interior pages ``pgnos`` of ``walk`` routes its range at
+        ``pin`` as it did when walked."""
+        for pgno in pgnos:
+            page = self._wal.page(pgno, pin.max_frame)
+            if routing(page, pgno, walk.lo, walk.hi, usable=kept.usable) != walk.pages.routes[pgno]:
+                return False
+        return True
 
     def _walk(self, stats: tuple[object, ...], pin: Pin) -> tuple[int, tuple[_Walk, ...]] | None:
         """The usable page size and each table's walk of its rowid range at ``pin``; None
