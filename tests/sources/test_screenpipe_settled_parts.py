@@ -10,6 +10,7 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -224,26 +225,19 @@ def test_an_overflow_write_touches_no_leaf(tmp_path: Path) -> None:
         store.close()
 
 
-def test_no_wal_index_no_parts_kept(tmp_path: Path) -> None:
-    store = Store(tmp_path / "store.db", wal=False)  # a rollback journal: no -shm
-    try:
-        first = store.mark()
-        store.append(2)
-        assert store.mark() == first == store.fresh()
-        assert store.parts.served == 0
-    finally:
-        store.close()
-
-
 @pytest.mark.parametrize(
-    "alter",
+    "kind",
     [
-        "ALTER TABLE ui_events ADD COLUMN oid INTEGER;",  # the names the rowid goes by
-        "ALTER TABLE frames ADD COLUMN _rowid_ INTEGER;",
+        {"wal": False},  # a rollback journal: no -shm
+        {"alter": "ALTER TABLE ui_events ADD COLUMN oid INTEGER;"},  # the rowid's names
+        {"alter": "ALTER TABLE frames ADD COLUMN _rowid_ INTEGER;"},
     ],
+    ids=["no-wal-index", "column-oid", "column-_rowid_"],
 )
-def test_a_column_named_like_the_rowid_is_never_served(tmp_path: Path, alter: str) -> None:
-    store = Store(tmp_path / "store.db", alter=alter)
+def test_never_served_without_a_wal_index_or_with_a_column_named_like_the_rowid(
+    tmp_path: Path, kind: dict[str, Any]
+) -> None:
+    store = Store(tmp_path / "store.db", **kind)
     try:
         first = store.mark()
         store.append(2)
