@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -32,14 +33,29 @@ BIN = Path(sys.executable).parent
 # First words of README lines that this test does not run, and why.
 NOT_RUN = {
     "make": "the test stands in for make: it runs the commands with this installation",
-    "pipx": "an alternative to `make install`",
 }
+# What `make demo` runs, which the commands after it rely on.
+MAKE_DEMO = "actframes demo --out demo-out"
+
+
+def sh_blocks(text: str) -> list[str]:
+    """The README's ```sh blocks, in order."""
+    return re.findall(r"```sh\n(.*?)```", text, flags=re.S)
+
+
+def three_steps(text: str) -> str:
+    """The block of the "Three steps" section."""
+    section = text[text.index("\n## Three steps\n") :]
+    return sh_blocks(section)[0]
 
 
 def sh_commands(text: str) -> list[str]:
-    """Every command line of the README's ```sh blocks, in order."""
+    """Every command line of the README's ```sh blocks but the Three steps, in order."""
+    steps = three_steps(text)
     out: list[str] = []
-    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+    for block in sh_blocks(text):
+        if block == steps:
+            continue  # run as a whole, in a fresh shell, by its own test
         for line in block.splitlines():
             line = line.strip()
             if line and not line.startswith("#"):
@@ -65,8 +81,8 @@ def env(home: Path) -> dict[str, str]:
 
 def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     commands = sh_commands(README.read_text(encoding="utf-8"))
-    run = [c for c in commands if c.split()[0] not in NOT_RUN]
-    assert any(c.startswith("actframes demo") for c in run)
+    assert any(c.split()[:2] == ["make", "demo"] for c in commands)
+    run = [MAKE_DEMO] + [c for c in commands if c.split()[0] not in NOT_RUN]
     assert any(c.startswith("actframes replay") for c in run)
     assert (BIN / "actframes").exists(), "this installation has no actframes command"
     home = tmp_path / "home"
@@ -85,6 +101,11 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     assert proc.returncode == 0, f"README command failed: {last}\n{proc.stderr[-2000:]}"
     assert "Unfilled slots" in proc.stdout  # the replay dry run marks what it lacks
     assert (tmp_path / "day.html").exists() and (tmp_path / "demo-out" / "demo.db").exists()
+    # Typed in the clone, nothing they write shows up as untracked.
+    written = sorted(p.name + ("/" if p.is_dir() else "") for p in tmp_path.iterdir())
+    written.remove("home/")
+    unignored = [name for name in written if not ignored_in_clone(name)]
+    assert not unignored, f"README commands write files .gitignore misses: {unignored}"
     # Then the Python examples, in the same folder.
     for block in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
         py = subprocess.run(
@@ -97,6 +118,81 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
         )
         assert py.returncode == 0, f"README Python example failed:\n{block}\n{py.stderr}"
         assert py.stdout.strip(), block
+
+
+def ignored_in_clone(name: str) -> bool:
+    """Whether the clone's .gitignore covers ``name`` written at its top."""
+    proc = subprocess.run(
+        ["git", "-C", str(ROOT), "check-ignore", "--no-index", "-q", name],
+        capture_output=True,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc.returncode == 0
+
+
+def tracked_tree(dest: Path) -> Path:
+    """A copy of the clone's files as a fresh clone would hold them (tracked, plus new
+    files not ignored), without its virtualenv or caches."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for raw in listed:
+        rel = raw.decode()
+        if rel and (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+    return dest
+
+
+def fresh_shell_env(home: Path) -> dict[str, str]:
+    """A login shell's environment on a new machine: a new HOME with nothing in
+    ~/.local/bin on the PATH, and none of our machines' habits (PYTHONUNBUFFERED)."""
+    python = shutil.which("python3")
+    assert python is not None
+    path = ":".join(dict.fromkeys([str(Path(python).parent), "/usr/local/bin", "/usr/bin", "/bin"]))
+    drop = ("ACTFRAMES_", "XDG_", "PYTHON", "VIRTUAL_ENV", "PIP_USER")
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    return {**keep, "HOME": str(home), "PATH": path, "TZ": "UTC"}
+
+
+def test_three_steps_run_typed_in_one_fresh_shell(tmp_path: Path) -> None:
+    """The Three steps as one script in a new shell, in a copy of the clone, with a new
+    HOME: `make install` really installs (from the package index) and the next lines
+    find what it installed."""
+    steps = three_steps(README.read_text(encoding="utf-8"))
+    assert steps.splitlines()[0].startswith("make install")
+    clone = tracked_tree(tmp_path / "clone")
+    home = tmp_path / "home"
+    home.mkdir()
+    proc = subprocess.run(
+        ["bash", "-e", "-c", steps],
+        cwd=clone,
+        env=fresh_shell_env(home),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, (
+        f"the Three steps failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+    )
+    installed = home / ".local" / "bin" / "actframes"
+    assert f"installed: {installed}" in proc.stdout
+    assert f"{home}/.local/bin is not on your PATH yet" in proc.stdout  # said once, here
+    assert (clone / "demo-out" / "demo.db").exists()
+    line = proc.stdout.strip().splitlines()[-1]
+    assert line.split() == [
+        "claude",
+        *("mcp", "add", "actframes", "--", str(installed)),
+        *("mcp", "--db", str(clone / "demo-out" / "demo.db")),
+    ]
+    assert ignored_in_clone("demo-out/")
+    removed = subprocess.run(
+        ["make", "uninstall"], cwd=clone, env=fresh_shell_env(home), capture_output=True
+    )
+    assert removed.returncode == 0 and not installed.exists()
+    assert not (home / ".local" / "share" / "actframes" / "venv").exists()
 
 
 def test_the_printed_config_starts_a_server_that_answers(tmp_path: Path) -> None:
