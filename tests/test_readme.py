@@ -195,6 +195,52 @@ def test_three_steps_run_typed_in_one_fresh_shell(tmp_path: Path) -> None:
     assert not (home / ".local" / "share" / "actframes" / "venv").exists()
 
 
+def tool_installs(text: str) -> list[str]:
+    """The README's lines that install `actframes` without a clone."""
+    section = text[text.index("\n## Three steps\n") :]
+    block = re.findall(r"```console\n(.*?)```", section, flags=re.S)[0]
+    return [line.removeprefix("$ ") for line in block.splitlines() if line.startswith("$ ")]
+
+
+@pytest.mark.parametrize("tool", ["pipx", "uv"])
+def test_install_without_a_clone_runs_as_written(tmp_path: Path, tool: str) -> None:
+    """`pipx install` / `uv tool install` of the README, with `URL` a git clone's
+    address: `actframes` lands in the tool's bin folder and runs the demo."""
+    (line,) = [c for c in tool_installs(README.read_text(encoding="utf-8")) if c.startswith(tool)]
+    origin = tmp_path / "origin"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(origin)], check=True)
+    url = f"file://{origin}"
+    home, bin_dir = tmp_path / "home", tmp_path / "bin"
+    home.mkdir()
+    e = fresh_shell_env(home)
+    e["PATH"] = f"{BIN}:{e['PATH']}"  # the tools, from this installation
+    e.update(
+        PIPX_HOME=str(tmp_path / "pipx"),
+        PIPX_BIN_DIR=str(bin_dir),
+        UV_TOOL_DIR=str(tmp_path / "uv"),
+        UV_TOOL_BIN_DIR=str(bin_dir),
+    )
+    proc = subprocess.run(
+        ["bash", "-e", "-c", line.replace("URL", url)],
+        cwd=tmp_path,
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    demo = subprocess.run(
+        [str(bin_dir / "actframes"), "demo", "--days", "1", "--tz", "UTC"],
+        cwd=tmp_path,
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert demo.returncode == 0, demo.stderr[-2000:]
+    assert (tmp_path / "demo-out" / "demo.db").exists()
+
+
 def test_the_printed_config_starts_a_server_that_answers(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
