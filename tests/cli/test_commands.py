@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,8 @@ from typing import Any
 
 import pytest
 import yaml
+
+from actframes.cli.fast_day import plain_day
 
 from ..builders import (
     cli_env,
@@ -297,23 +301,158 @@ def test_source_forced(store: Path, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- pipes
 
 
-@pytest.mark.parametrize("fmt", ["json", "md"])
-def test_pipe_closed_early(big_store: Path, fmt: str) -> None:
-    cmd = " ".join(
-        shlex.quote(a)
-        for a in [sys.executable, "-m", "actframes.cli", "day", DAY, "--db", str(big_store)]
-    )
-    cmd += f" --tz {TZ} --format {fmt} | head -n 1"
+def _env(unbuffered: bool) -> dict[str, str]:
+    """The CLI's environment with PYTHONUNBUFFERED set or removed, whichever this process
+    has: a closed pipe shows up in a different place with and without it."""
+    env = cli_env()
+    env.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+UNBUFFERED = pytest.mark.parametrize("unbuffered", [True, False], ids=["unbuffered", "buffered"])
+
+# (arguments after DATE, whether the plain parser takes them): the plain path (fast_day)
+# and click's (--day-start only feeds a callback, so click parses it).
+PIPED_DAY = [
+    (("--format", "json"), True),
+    (("--format", "md"), True),
+    (("--format", "yaml"), True),
+    (("--format", "html"), True),
+    (("--format", "context"), True),
+    (("--day-start", "00:00", "--format", "json"), False),
+    (("--day-start", "00:00", "--format", "html"), False),
+]
+
+
+def _cli_command(*args: str) -> str:
+    return shlex.join([sys.executable, "-m", "actframes.cli", *args])
+
+
+@UNBUFFERED
+@pytest.mark.parametrize(("extra", "plain"), PIPED_DAY, ids=[" ".join(a) for a, _ in PIPED_DAY])
+def test_pipe_closed_early(
+    big_store: Path, unbuffered: bool, extra: tuple[str, ...], plain: bool
+) -> None:
+    args = ["day", DAY, "--db", str(big_store), "--tz", TZ, *extra]
+    assert (plain_day(args) is not None) is plain  # the path this case means to take
     proc = subprocess.run(
-        ["bash", "-o", "pipefail", "-c", cmd],
+        ["bash", "-o", "pipefail", "-c", _cli_command(*args) + " | head -n 1"],
         capture_output=True,
         text=True,
-        env=cli_env(),
-        timeout=60,
+        env=_env(unbuffered),
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.count("\n") == 1
+
+
+@UNBUFFERED
+@pytest.mark.parametrize("command", ["apps", "report"])
+def test_pipe_closed_early_other_commands(
+    big_store: Path, tmp_path: Path, unbuffered: bool, command: str
+) -> None:
+    # Small outputs, most often written before the pipe closes: status 0 either way.
+    args = [command, DAY, "--db", str(big_store), "--tz", TZ]
+    if command == "report":
+        args += ["--html", str(tmp_path / "r.html")]
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", _cli_command(*args) + " | head -c 1"],
+        capture_output=True,
+        text=True,
+        env=_env(unbuffered),
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert len(proc.stdout) == 1
+
+
+def _default_sigint() -> None:
+    # A shell's background job ignores SIGINT, and a child would inherit that.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _interrupted(proc: subprocess.Popen[bytes], started: bytes) -> tuple[int, str]:
+    """SIGINT to ``proc`` once it has written ``started`` on stdout (b"": any byte): its
+    exit status and stderr."""
+    assert proc.stdout is not None
+    try:
+        seen = b""
+        while not seen or started not in seen:
+            ready, _, _ = select.select([proc.stdout], [], [], 120)
+            assert ready, "no output in 120 s"
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            assert chunk, f"ended before the interrupt: {proc.wait()}"
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err.decode("utf-8")
+
+
+INTERRUPTED_DAY = [PIPED_DAY[0], PIPED_DAY[3], PIPED_DAY[5], PIPED_DAY[6]]
+
+
+@UNBUFFERED
+@pytest.mark.parametrize(
+    ("extra", "plain"), INTERRUPTED_DAY, ids=[" ".join(a) for a, _ in INTERRUPTED_DAY]
+)
+def test_interrupt_while_writing(
+    big_store: Path, unbuffered: bool, extra: tuple[str, ...], plain: bool
+) -> None:
+    """Ctrl-C in ``day``: status 130, one line on stderr, on either path. The signal is
+    sent once the first byte is out: the rest (far more than a pipe holds) waits for a
+    reader that never comes, so the command is still running, however slow the machine."""
+    args = ["day", DAY, "--db", str(big_store), "--tz", TZ, *extra]
+    assert (plain_day(args) is not None) is plain
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "actframes.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(unbuffered),
+        preexec_fn=_default_sigint,
+    )
+    code, err = _interrupted(proc, b"")
+    assert (code, err) == (130, "actframes: error: interrupted\n")
+
+
+@UNBUFFERED
+def test_interrupt_while_waiting(big_store: Path, unbuffered: bool) -> None:
+    """Ctrl-C in a command that waits (the MCP server, for its next request)."""
+    pytest.importorskip("mcp")
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-03-26",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    # Our own pipe, open until the end: an end of input would stop the server by itself.
+    stdin, to_server = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "actframes.cli", "mcp", "--db", str(big_store), "--tz", TZ],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(unbuffered),
+            preexec_fn=_default_sigint,
+        )
+        os.write(to_server, json.dumps(hello).encode() + b"\n")
+        code, err = _interrupted(proc, b"\n")  # its answer is out: it waits for more
+    finally:
+        os.close(stdin)
+        os.close(to_server)
+    assert (code, err) == (130, "actframes: error: interrupted\n")
 
 
 def test_big_output_is_big(big_store: Path) -> None:

@@ -1,6 +1,7 @@
 """The ``actframes`` command: a thin click shell over the library.
 
-Exit codes: 0 success, 1 a data problem (bad or unreadable store), 2 a usage problem.
+Exit codes: 0 success, 1 a data problem (bad or unreadable store), 2 a usage problem,
+130 interrupted (Ctrl-C). A closed stdout (``| head``) ends the command quietly, status 0.
 Errors are one line on stderr, never a traceback.
 
 ``main`` is the entry point. The click group (``group``) loads each command's module
@@ -45,22 +46,28 @@ def main(argv: list[str] | None = None) -> None:
             from .group import cli
 
             cli.main(args=argv, prog_name="actframes", standalone_mode=False)
+        # Output still buffered fails here, not in the interpreter's last flush.
+        sys.stdout.flush()
         if common.Process.entry:
             common.keep_compiled_patterns()
         if common.Process.exit_early:
             common.exit_now()
     except ActframesError as exc:
         _fail(str(exc), exc.exit_code)
-    except BrokenPipeError:
+    except (BrokenPipeError, common.StdoutClosed):
         # `actframes day | head` is not an error: stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
+        if common.Process.exit_early:
+            common.exit_now()
         sys.exit(0)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, common.Interrupted):
+        _drop_stdout()
         _fail("interrupted", 130)
     except Exception as exc:
         from_click = _click_error(exc)
         if from_click is not None:
+            if from_click[1] == 130:
+                _drop_stdout()
             _fail(*from_click)
         if type(exc).__name__ == "OperationalError" and "is locked" in str(exc):
             # A writer took the store's lock between two reads (sqlite3 not imported here).
@@ -82,12 +89,28 @@ def _click_error(exc: Exception) -> tuple[str, int] | None:
     import click
 
     if isinstance(exc, click.exceptions.Abort):
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C outside a command
+            return "interrupted", 130
         return "aborted", 1
     if isinstance(exc, click.ClickException):
         # click's own usage errors come as one line too; --help says the rest.
         code = 2 if isinstance(exc, click.UsageError) else exc.exit_code
         return exc.format_message().replace("\n", " "), code
     return None
+
+
+def _drop_stdout() -> None:
+    """Send what stdout still buffers to /dev/null: the interpreter's last flush would
+    fail on a closed pipe ("Exception ignored ... BrokenPipeError", status 120) or wait
+    on a reader that stopped reading. Only as the program (never a caller's stdout)."""
+    if not common.Process.entry:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass  # no stdout file to replace: nothing can fail at exit either
 
 
 def _fail(message: str, code: int) -> None:

@@ -253,6 +253,16 @@ class Process:
     store: Path | None = None  # the store default_db() chose (named in a late error)
 
 
+class Interrupted(Exception):
+    """Ctrl-C in a click command, carried past click's ``main`` (which would print a blank
+    line and raise Abort, status 1) to ``cli.main`` (status 130, one line)."""
+
+
+class StdoutClosed(Exception):
+    """A closed pipe in a click command, carried past click's ``main`` (which would end
+    with status 1) to ``cli.main`` (status 0)."""
+
+
 def store_named(args: list[str]) -> str | None:
     """The store a command reads, for an error met outside its reader: ``--db``, else
     the one ``default_db`` chose; None when neither is known."""

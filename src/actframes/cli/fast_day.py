@@ -5,11 +5,10 @@ left to click."""
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any
 
 from ..errors import ActframesError
 from .common import run_day
@@ -91,38 +90,15 @@ def _value(opt: Opt, value: str) -> Any:
 
 def run_plain(params: dict[str, Any]) -> None:
     """``run_day`` with what click's ``main`` (standalone_mode=False) does around a
-    command: an interrupt becomes an Abort after a newline on stderr, and a closed pipe
-    ends the process with status 1, its streams' flushes quieted. The options a plain call
+    command: end of input becomes an Abort after a newline on stderr (an interrupt and a
+    closed pipe are left to ``cli.main``, as on click's path). The options a plain call
     lacks are reset first, as click resets them."""
     for callback, value in _UNGIVEN:  # what an earlier call in this process set goes
         callback(None, None, value)
     try:
         run_day(**params)
-    except (EOFError, KeyboardInterrupt) as exc:
+    except EOFError as exc:
         import click
 
         click.echo(file=sys.stderr)
         raise click.exceptions.Abort() from exc
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
-        sys.stdout = cast(TextIO, _QuietFlush(sys.stdout))
-        sys.stderr = cast(TextIO, _QuietFlush(sys.stderr))
-        sys.exit(1)
-
-
-class _QuietFlush:
-    """A stream whose flush ignores a closed pipe (click's wrapper, without click)."""
-
-    def __init__(self, wrapped: TextIO) -> None:
-        self.wrapped = wrapped
-
-    def flush(self) -> None:
-        try:
-            self.wrapped.flush()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.wrapped, attr)

@@ -5,11 +5,12 @@ does not pay for the recorder, the MCP server or the HTML report."""
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
 
 from .. import __version__
-from .common import HELP
+from .common import HELP, Interrupted, StdoutClosed
 
 # Command name → "module:attribute", one line per command.
 COMMANDS: dict[str, str] = {
@@ -45,6 +46,15 @@ class LazyGroup(click.Group):
             command: click.Command = getattr(importlib.import_module(module), attr)
             return command
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Out of click's reach: ``cli.main`` ends both as the plain ``day`` path does.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise Interrupted() from exc
+        except BrokenPipeError as exc:
+            raise StdoutClosed() from exc
 
 
 @click.group(cls=LazyGroup, context_settings=HELP)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
 import click
 
 from ..mcp.client_config import KINDS
-from .common import HELP, default_db, machine_zone, now_ms, store_options, write_out
+from .common import HELP, Process, default_db, machine_zone, now_ms, store_options, write_out
 
 
 @click.command(context_settings=HELP)
@@ -80,7 +81,21 @@ def mcp(
     # keep, not ~all of it (70-130 ms pauses on a busy 2-core machine, the slow calls of
     # a warm server).
     gc.freeze()
-    server.run()
+    # The SDK reads stdin in a worker thread that no cancel reaches: on Ctrl-C, asyncio
+    # would wait for a line that may never come. End at once, as ``cli.main`` reports it.
+    restore = None
+    if Process.entry and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        restore = signal.signal(signal.SIGINT, _interrupted)
+    try:
+        server.run()
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    os.write(2, b"actframes: error: interrupted\n")
+    os._exit(130)
 
 
 def _print_config(
