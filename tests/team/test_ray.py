@@ -5,6 +5,10 @@ same as the in-process compile's, byte for byte for the documents."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +17,7 @@ import ray
 
 from actframes.cli import main
 from actframes.team import datasets as ds
-from actframes.team.engine import RayEngine
+from actframes.team.engine import RayEngine, _plasma_directory
 from actframes.team.run import compile_team
 
 from .conftest import Team
@@ -62,3 +66,47 @@ def test_ray_gives_the_in_process_results(
     assert e.value.code == 1  # the broken store is still broken
     err = capsys.readouterr().err
     assert f"0 compiled, {s.compiled} unchanged, 1 failed" in err and "engine ray" in err
+
+
+def test_plasma_directory_is_ray_own_where_shm_is_writable(tmp_path: Path) -> None:
+    assert _plasma_directory(str(tmp_path)) == {}
+    missing = _plasma_directory(str(tmp_path / "absent"))
+    assert missing == {"_plasma_directory": tempfile.gettempdir()}
+
+
+NO_SHM = """
+import ray
+from actframes.team.engine import RayEngine
+eng = RayEngine(1)
+try:
+    assert ray.get(ray.put(b"x" * 300_000)) == b"x" * 300_000  # through the object store
+finally:
+    eng.close()
+print("ran")
+"""
+# A /dev of a few device nodes and no shm, in a mount namespace of the test's own.
+BARE_DEV = """set -e
+mkdir -p "$1" && mount --bind /dev "$1" && mount -t tmpfs tmpfs /dev
+for n in null zero urandom random full; do touch /dev/$n; mount --bind "$1/$n" /dev/$n; done
+ln -s /proc/self/fd /dev/fd
+shift
+exec "$@"
+"""
+
+
+def test_ray_runs_without_dev_shm(tmp_path: Path) -> None:
+    """A machine with no /dev/shm (a chroot, some containers): the team's Ray still
+    starts and moves objects, through the temp folder."""
+    unshare = shutil.which("unshare")
+    if unshare is None or os.geteuid() != 0:
+        pytest.skip("needs root and unshare (util-linux) to hide /dev/shm")
+    bare = [unshare, "--mount", "--propagation", "private", "sh", "-c", BARE_DEV, "sh"]
+    proc = subprocess.run(
+        [*bare, str(tmp_path / "dev"), sys.executable, "-c", NO_SHM],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if proc.returncode != 0 and "mount:" in proc.stderr and "ran" not in proc.stdout:
+        pytest.skip(f"cannot mount a /dev here: {proc.stderr.strip()[:200]}")
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ran"), proc.stderr[-2000:]

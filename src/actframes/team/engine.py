@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
@@ -50,6 +52,15 @@ class LocalEngine:
         return None
 
 
+def _plasma_directory(shm: str) -> dict[str, str]:
+    """Where Ray keeps its objects when ``shm`` (its place on Linux) is no writable
+    folder, as in a chroot or some containers: the temp folder (slower; Ray itself would
+    stop at opening ``shm``). Nothing to say where it is one."""
+    if not sys.platform.startswith("linux") or (os.path.isdir(shm) and os.access(shm, os.W_OK)):
+        return {}
+    return {"_plasma_directory": tempfile.gettempdir()}
+
+
 class RayEngine:
     """Ray tasks of one CPU each. Without ``address`` a local Ray is started for this
     run on 127.0.0.1 with ``workers`` CPUs and no dashboard, and stopped by ``close``;
@@ -77,6 +88,7 @@ class RayEngine:
                     log_to_driver=False,
                     logging_level=logging.ERROR,
                     object_store_memory=200 * 1024 * 1024,
+                    **_plasma_directory("/dev/shm"),
                 )
             self._started = True
             if not address and not _on_loopback(ray):
