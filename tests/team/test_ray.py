@@ -69,9 +69,8 @@ def test_ray_gives_the_in_process_results(
 
 
 def test_plasma_directory_is_ray_own_where_shm_is_writable(tmp_path: Path) -> None:
-    assert _plasma_directory(str(tmp_path)) == {}
-    missing = _plasma_directory(str(tmp_path / "absent"))
-    assert missing == {"_plasma_directory": tempfile.gettempdir()}
+    assert _plasma_directory(str(tmp_path)) is None
+    assert _plasma_directory(str(tmp_path / "absent")) == tempfile.gettempdir()
 
 
 NO_SHM = """

@@ -52,13 +52,13 @@ class LocalEngine:
         return None
 
 
-def _plasma_directory(shm: str) -> dict[str, str]:
+def _plasma_directory(shm: str) -> str | None:
     """Where Ray keeps its objects when ``shm`` (its place on Linux) is no writable
     folder, as in a chroot or some containers: the temp folder (slower; Ray itself would
-    stop at opening ``shm``). Nothing to say where it is one."""
+    stop at opening ``shm``). None, Ray's own choice, where it is one."""
     if not sys.platform.startswith("linux") or (os.path.isdir(shm) and os.access(shm, os.W_OK)):
-        return {}
-    return {"_plasma_directory": tempfile.gettempdir()}
+        return None
+    return tempfile.gettempdir()
 
 
 class RayEngine:
@@ -88,7 +88,7 @@ class RayEngine:
                     log_to_driver=False,
                     logging_level=logging.ERROR,
                     object_store_memory=200 * 1024 * 1024,
-                    **_plasma_directory("/dev/shm"),
+                    _plasma_directory=_plasma_directory("/dev/shm"),
                 )
             self._started = True
             if not address and not _on_loopback(ray):
