@@ -39,7 +39,8 @@ def _day(ids: str) -> SimDay:
     ("in-order"), the later a row the lower its id ("reversed"), or in order but for
     the events at 12:59 and 13:30, whose ids are far above every other ("far": the row
     halfway by id between the first and last events before the cut's hour, 13:00, is
-    then the 13:30 one, outside them)."""
+    then the 13:30 one, outside them), or in order but for the day's first snapshot and
+    event, written last ("first-late": the first row's id is above the last one's)."""
     n = HOURS * 30
     snaps = [Snapshot(i + 1, START + i * 120_000, APPS[i % 3], f"t{i % 4}") for i in range(n)]
     events = [
@@ -55,10 +56,13 @@ def _day(ids: str) -> SimDay:
             T0 + 4 * 3_600_000 + 1_800_500: 1 << 39,
         }
         events = [e._replace(event_id=far.get(e.ts_ms, e.event_id)) for e in events]
+    elif ids == "first-late":
+        snaps[0] = snaps[0]._replace(row_id=len(snaps) + 1)
+        events[0] = events[0]._replace(event_id=len(events) + 1)
     return SimDay(DAY, TZ, ("",), snaps, events, [])
 
 
-@pytest.fixture(params=["in-order", "reversed", "far"])
+@pytest.fixture(params=["in-order", "reversed", "far", "first-late"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     path = write_screenpipe(tmp_path / "store.db", _day(request.param))
     with sqlite3.connect(path) as conn:  # as screenpipe's: readers keep their snapshots
@@ -183,7 +187,7 @@ def test_a_commit_as_the_third_connection_begins_is_seen(
 
 @settings(max_examples=15, deadline=None)
 @given(
-    st.sampled_from(["in-order", "reversed", "far"]),
+    st.sampled_from(["in-order", "reversed", "far", "first-late"]),
     st.lists(
         st.tuples(st.sampled_from(["append", *sorted(EDITS)]), st.integers(0, HOURS * 60 - 1)),
         min_size=1,
@@ -194,7 +198,7 @@ def test_every_answer_is_a_fresh_compiles_whatever_the_ids(
     ids: str, ops: list[tuple[str, int]]
 ) -> None:
     """Appends at the end, edits and deletions anywhere before it, on a day whose ids are
-    in time order or reversed: every answer of the resident cache is the bytes of a fresh
+    in time order or not: every answer of the resident cache is the bytes of a fresh
     compile."""
     with tempfile.TemporaryDirectory() as tmp:
         path = write_screenpipe(Path(tmp) / "store.db", _day(ids))

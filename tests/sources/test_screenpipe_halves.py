@@ -1,7 +1,7 @@
 """A screenpipe-style read of many input events queries them in two halves at once
 (``Span.split``, on connections of their own): the capture must be the one a read in one
-piece gives, for rows of any shape, offset and order, and every row must be read by
-exactly one half."""
+piece gives, for rows of any shape, offset and order (ids against their time too, as rows
+written late have), and every row must be read by exactly one half."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from actframes.compile.provenance import capture_digest
@@ -57,7 +57,9 @@ def _store(path: Path, rows: list[tuple[int, int, str, str, str, str]]) -> Path:
     return db
 
 
-def _read(db: Path, whole: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Capture, int]:
+def _read(
+    db: Path, whole: bool, monkeypatch: pytest.MonkeyPatch, split_rows: int = 0
+) -> tuple[Capture, int]:
     """The window's capture, its events read in halves however few (or ``whole``), and
     how many parts they were read in."""
     parts = []
@@ -70,7 +72,7 @@ def _read(db: Path, whole: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Captu
 
     with monkeypatch.context() as m:
         m.setattr(ScreenpipeSource, "_events_parts", counted)
-        m.setattr(ScreenpipeSource, "SPLIT_ROWS", 0)
+        m.setattr(ScreenpipeSource, "SPLIT_ROWS", split_rows)
         with ScreenpipeSource(db) as src:
             return src.read(WINDOW.start_ms, WINDOW.end_ms), len(parts)
 
@@ -89,6 +91,9 @@ def _columns(cap: Capture) -> list[tuple[object, ...]]:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(row, min_size=1, max_size=60))
+# Found on a fresh machine: id 1 two seconds after id 2 (the id gap that sizes the split
+# is negative, so the events are read in one piece).
+@example(rows=[(A + 2_000, 0, "T", "Z", "Code", "click"), (A, 0, "T", "Z", "Code", "click")])
 def test_halves_read_what_one_piece_reads(
     monkeypatch: pytest.MonkeyPatch, rows: list[tuple[int, int, str, str, str, str]]
 ) -> None:
@@ -108,7 +113,16 @@ def test_halves_read_what_one_piece_reads(
         A <= ts < B and r[2] == "T" and r[3] == "Z" for ts, r in zip(stamps, rows, strict=True)
     )
     if inside and max(stamps) - min(stamps) >= 2_000:  # a whole second lies between
-        assert n_split == 2  # distinct instants in one shape: the events were cut
+        # Distinct instants in one shape: the events are cut when the id gap from the
+        # earliest row to the latest, which sizes the split, is not negative (ids run
+        # against time where rows were written late: then one piece, the same capture).
+        ids = list(enumerate(stamps, start=1))
+        firsts = [i for i, ts in ids if ts == min(stamps)]
+        lasts = [i for i, ts in ids if ts == max(stamps)]
+        if max(firsts) < min(lasts):
+            assert n_split == 2
+        elif min(firsts) > max(lasts):
+            assert n_split == 1
 
 
 def test_the_dense_day_is_read_in_halves_with_the_same_columns(
@@ -131,6 +145,29 @@ def test_the_dense_day_is_read_in_halves_with_the_same_columns(
             joined += 1
     assert joined == 2  # click and scroll: each one group per half, joined
     assert capture_digest(split) == capture_digest(whole)
+
+
+@pytest.mark.parametrize("late", ["reversed", "late first", "late middle"])
+def test_rows_written_late_are_read_once_by_the_halves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: str
+) -> None:
+    """Ids against time (all of them, or one row written late, the day's first or one
+    in its middle): cut in halves, the events are the ones one piece reads."""
+    base = WINDOW.start_ms + 8 * 3_600_000
+    rows = [(base + i * 7_000, 0, "T", "Z", "Code", KINDS[i % 4]) for i in range(400)]
+    if late == "reversed":
+        rows.reverse()
+    else:  # that row gets the highest id
+        rows.append(rows.pop(0 if late == "late first" else 200))
+    db = _store(tmp_path / "sp.db", rows)
+    whole, _ = _read(db, True, monkeypatch)
+    split, n_split = _read(db, False, monkeypatch, split_rows=-(1 << 62))
+    assert n_split == 2
+    assert len(whole.events) + sum(len(c.ts) for c in whole.event_columns) == 400
+    assert split.events == whole.events and _columns(split) == _columns(whole)
+    assert capture_digest(split) == capture_digest(whole)
+    _, n_sized = _read(db, False, monkeypatch)  # sized by the ids: negative when late first
+    assert n_sized == (1 if late in ("reversed", "late first") else 2)
 
 
 @given(
