@@ -45,22 +45,37 @@ def venv_dir() -> Path:
 
 
 def ensure_venv() -> Path:
-    """The virtualenv's python, made (once) when missing."""
+    """The virtualenv's python, made (once) when missing. AWUnavailable says what is
+    missing: the venv module, a writable cache folder, or PyPI (the network)."""
     root = venv_dir()
     python = root / "bin" / "python"
     stamp = root / ".complete"
     if stamp.exists():
         return python
-    try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(root)], check=True)
-        subprocess.run(
+    steps = [
+        (
+            [sys.executable, "-m", "venv", "--clear", str(root)],
+            f"cannot make a virtualenv in {root} (needs the venv module: apt-get install"
+            " python3-venv, and a writable folder: else set ACTFRAMES_AW_VENV)",
+        ),
+        (
             [str(python), "-m", "pip", "install", "-q", *REQUIREMENTS],
-            check=True,
-            timeout=900,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise AWUnavailable(f"cannot install aw-server in a virtualenv: {exc}") from exc
-    stamp.write_text("ok\n")
+            f"cannot pip install {' '.join(REQUIREMENTS)} into {root} (needs PyPI, that is"
+            " the network; or ACTFRAMES_AW_VENV naming a virtualenv that has them)",
+        ),
+    ]
+    for argv, why in steps:
+        try:
+            res = subprocess.run(argv, capture_output=True, text=True, timeout=900)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise AWUnavailable(f"{why}: {exc}") from exc
+        if res.returncode != 0:
+            lines = (res.stderr or res.stdout).strip().splitlines()
+            raise AWUnavailable(f"{why}: {lines[-1] if lines else res.returncode}")
+    try:
+        stamp.write_text("ok\n")
+    except OSError as exc:
+        raise AWUnavailable(f"cannot write {stamp}: {exc}") from exc
     return python
 
 
@@ -70,16 +85,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def server_dir() -> tempfile.TemporaryDirectory[str]:
+    """A folder for a server's data: on tmpfs where /dev/shm is a folder we may write (the
+    server commits every heartbeat), else in the default temporary folder (a chroot, or a
+    container where /dev/shm is root's)."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        try:
+            return tempfile.TemporaryDirectory(prefix="actframes-aw-", dir=shm)
+        except OSError:  # full, read-only, or refused despite its mode
+            pass
+    return tempfile.TemporaryDirectory(prefix="actframes-aw-")
+
+
 class AWServer:
     """One running aw-server; ``stop()`` ends it by its PID."""
 
     def __init__(self, python: Path) -> None:
         self.python = python
-        # tmpfs when there is one: the server commits every heartbeat.
-        shm = Path("/dev/shm")
-        self._tmp = tempfile.TemporaryDirectory(
-            prefix="actframes-aw-", dir=shm if shm.is_dir() else None
-        )
+        self._tmp = server_dir()
         self.home = Path(self._tmp.name)
         self.env = {
             **os.environ,
