@@ -483,7 +483,7 @@ def test_the_compiler_and_its_readers_are_typed_with_the_document() -> None:
 
 def test_mypy_refuses_a_key_the_document_does_not_have(tmp_path: Path) -> None:
     """What the types buy: a misspelt key is an error before anything runs."""
-    api = pytest.importorskip("mypy.api")
+    api = pytest.importorskip("mypy.api", reason="needs mypy: pip install -e '.[dev]'")
     code = (
         "from actframes.doc_types import Document\n"
         "def active(doc: Document) -> int:\n"

@@ -193,7 +193,9 @@ def test_oracle_and_compiler_agree_on_the_fixtures(tmp_path: Path, build: object
     _same_entities(f, doc)
 
 
-@pytest.mark.skipif(not MHACKS.exists() or not NOCTILUCA.exists(), reason="corpora absent")
+@pytest.mark.skipif(
+    not MHACKS.exists() or not NOCTILUCA.exists(), reason=f"needs the shared corpora in {CORPORA}"
+)
 @pytest.mark.parametrize(
     ("path", "tz"), [(MHACKS, "America/Detroit"), (NOCTILUCA, "America/Santiago")]
 )

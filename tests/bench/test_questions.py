@@ -71,7 +71,7 @@ def test_small_day_has_its_questions_answered_by_hand(tmp_path: Path) -> None:
     assert "app_minutes" not in by
 
 
-@pytest.mark.skipif(not NOCTILUCA.exists(), reason="corpora absent")
+@pytest.mark.skipif(not NOCTILUCA.exists(), reason=f"corpus not present: {NOCTILUCA}")
 def test_real_corpus_days_have_twelve() -> None:
     store = load_store(NOCTILUCA)
     for day in ("2020-06-27", "2020-06-28"):

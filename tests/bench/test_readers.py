@@ -137,7 +137,9 @@ def test_row_entity() -> None:
     assert row_entity("https://example.com/a/b/pull/4", "") is None
 
 
-@pytest.mark.skipif(not MHACKS.exists() or not NOCTILUCA.exists(), reason="corpora absent")
+@pytest.mark.skipif(
+    not MHACKS.exists() or not NOCTILUCA.exists(), reason=f"needs the shared corpora in {CORPORA}"
+)
 @pytest.mark.parametrize(
     ("path", "tz"), [(MHACKS, "America/Detroit"), (NOCTILUCA, "America/Santiago")]
 )

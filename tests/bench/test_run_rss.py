@@ -21,7 +21,7 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     sys.modules["bench_run"] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     if module.gnu_time() is None:
-        pytest.skip("GNU time is not installed")
+        pytest.skip("needs GNU time: apt-get install time")
     module.BENCH_DIR = tmp_path_factory.mktemp("bench")  # runs start in it; not in a clone yet
     return module
 

@@ -32,7 +32,7 @@ def bench(tmp_path: Path) -> Iterator[ModuleType]:
 def test_a_real_benchmark_leaves_only_its_dataset_and_the_results(bench: ModuleType) -> None:
     """mcp-context builds the demo store once (kept in data/) and serves it with a cache
     folder of its own (removed)."""
-    pytest.importorskip("mcp")
+    pytest.importorskip("mcp", reason="needs mcp: pip install -e '.[mcp]'")
     assert bench.main(["--only", "mcp-context", "--runs", "1", "--no-ref"]) == 0
     assert sorted(p.name for p in bench.BENCH_DIR.iterdir()) == ["data", "results.json"]
     assert [p.suffix for p in bench.DATA_DIR.iterdir()] == [".db"]

@@ -29,6 +29,7 @@ from .xsession import (
     SYSTEM_PYTHON,
     Recorder,
     end_process,
+    install_hint,
     now_ms,
     record_argv,
     rows,
@@ -61,7 +62,7 @@ class _Host:
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[_Host]:
     if shutil.which("dbus-daemon") is None:
-        skip_or_fail("not installed: dbus-daemon")
+        skip_or_fail(install_hint("dbus-daemon"))
     h = _Host(tmp_path)
     try:
         yield h
@@ -250,7 +251,7 @@ def test_accessibility_on_wayland(host: _Host, tmp_path: Path, ws: WaylandSessio
     never its text field's value."""
     launcher = "/usr/libexec/at-spi-bus-launcher"
     if not Path(launcher).exists():
-        skip_or_fail(f"not installed: {launcher} (at-spi2-core)")
+        skip_or_fail(install_hint(launcher))
     bus = session_bus(tmp_path, host.procs)
     env = _env(tmp_path, bus, "GNOME")
     host.spawn([launcher, "--launch-immediately"], log="atspi.log", env=env)

@@ -56,7 +56,7 @@ def test_focused_node_finds_the_focused_window_anywhere() -> None:
 
 
 def test_bindings_are_generated_from_the_xml() -> None:
-    pytest.importorskip("pywayland")
+    pytest.importorskip("pywayland", reason="needs pywayland: pip install -e '.[capture]'")
     from actframes.capture import wlproto
 
     binds = wlproto.load()

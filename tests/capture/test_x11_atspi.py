@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 from ..local_http import local_http
-from .xsession import GTK_APP, SYSTEM_PYTHON, XSession, need, rows, skip_or_fail, wait_for
+from .xsession import (
+    GTK_APP,
+    SYSTEM_PYTHON,
+    XSession,
+    install_hint,
+    need,
+    rows,
+    skip_or_fail,
+    wait_for,
+)
 
 LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 
@@ -53,7 +62,7 @@ def test_gtk_buttons_are_captured_with_roles_names_and_bounds(
         timeout=30,
     )
     if probe.returncode != 0:
-        skip_or_fail("no GTK 3 for the system python3 (python3-gi, gir1.2-gtk-3.0)")
+        skip_or_fail("needs GTK 3 for /usr/bin/python3: apt-get install python3-gi gir1.2-gtk-3.0")
     xs.spawn([SYSTEM_PYTHON, str(GTK_APP), "Gtk Probe"], log="gtk.log", env=a11y_env)
     win = xs.wait_window("Gtk Probe", 20)
     xs.activate(win)
@@ -120,7 +129,7 @@ def _chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    skip_or_fail("not installed: chromium")
+    skip_or_fail(install_hint("chromium"))
     raise AssertionError("unreachable")
 
 

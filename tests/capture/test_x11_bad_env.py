@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .xsession import XSession, need, record_argv
+from .xsession import XSession, install_hint, need, record_argv
 
 TIMEOUT = 30  # any hang fails the test instead of the suite
 
@@ -86,14 +86,14 @@ def test_x_server_without_record(tmp_path: Path) -> None:
 
 def _need_unshare() -> None:
     if shutil.which("unshare") is None:
-        pytest.skip("not installed: unshare")
+        pytest.skip(install_hint("unshare"))
     probe = subprocess.run(
         ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"],
         capture_output=True,
         timeout=TIMEOUT,
     )
     if probe.returncode != 0:
-        pytest.skip("cannot mount a tmpfs in a user namespace here")
+        pytest.skip("needs user namespaces that may mount a tmpfs (unshare -rm): not allowed here")
 
 
 def _in_tmpfs(mount: Path, options: str, argv: list[str]) -> list[str]:

@@ -21,7 +21,15 @@ from typing import Any
 
 import pytest
 
-from .xsession import GTK_APP, SYSTEM_PYTHON, Recorder, end_process, spawn_into, wait_for
+from .xsession import (
+    GTK_APP,
+    SYSTEM_PYTHON,
+    Recorder,
+    end_process,
+    install_hint,
+    spawn_into,
+    wait_for,
+)
 
 # CI sets this so a lost install step fails the Wayland tests instead of skipping them.
 REQUIRE_WAYLAND = bool(os.environ.get("ACTFRAMES_REQUIRE_WAYLAND"))
@@ -37,7 +45,7 @@ def skip_or_fail(reason: str) -> None:
 def need(*tools: str) -> None:
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
-        skip_or_fail(f"not installed: {', '.join(missing)}")
+        skip_or_fail(install_hint(*missing))
     for module in ("pywayland", "Xlib"):
         try:
             __import__(module)

@@ -36,10 +36,29 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+# The Debian package of each program a session runs, so a skip says what to install.
+PACKAGES = {
+    "Xvfb": "xvfb",
+    "xprop": "x11-utils",
+    "dbus-daemon": "dbus",
+    "/usr/libexec/at-spi-bus-launcher": "at-spi2-core",
+    SYSTEM_PYTHON: "python3",
+    "swaymsg": "sway",
+    "setpriv": "util-linux",
+    "unshare": "util-linux",
+}
+
+
+def install_hint(*tools: str) -> str:
+    """What a skip says: the programs missing and the apt-get line that brings them."""
+    packages = dict.fromkeys(PACKAGES.get(t, t) for t in tools)
+    return f"needs {', '.join(tools)}: apt-get install {' '.join(packages)}"
+
+
 def need(*tools: str) -> None:
     missing = [t for t in tools if shutil.which(t) is None and not Path(t).exists()]
     if missing:
-        skip_or_fail(f"not installed: {', '.join(missing)}")
+        skip_or_fail(install_hint(*missing))
     for module in ("Xlib", "dbus_fast"):
         try:
             __import__(module)
@@ -95,9 +114,8 @@ def spawn_into(
 
 class XSession:
     def __init__(self, tmp: Path, *, wm: bool = True, xvfb_args: tuple[str, ...] = ()) -> None:
-        need("Xvfb", "xdotool", "xterm")
-        if wm:
-            need("openbox")
+        # xprop tells when openbox manages the screen; one skip names all that is missing.
+        need("Xvfb", "xdotool", "xterm", *(("openbox", "xprop") if wm else ()))
         self.tmp = tmp
         self.procs: list[subprocess.Popen[Any]] = []
         read_fd, write_fd = os.pipe()

@@ -78,7 +78,7 @@ def _report(name: str, s: Shares) -> None:
     )
 
 
-@pytest.mark.skipif(not MHACKS.exists(), reason="corpora not present")
+@pytest.mark.skipif(not MHACKS.exists(), reason=f"corpus not present: {MHACKS}")
 def test_mhacks_share() -> None:
     s = measure(MHACKS)
     _report("activitywatch-mhacks-2023", s)
@@ -89,7 +89,7 @@ def test_mhacks_share() -> None:
     assert s.of_all_time >= 0.65
 
 
-@pytest.mark.skipif(not NOCTILUCA.exists(), reason="corpora not present")
+@pytest.mark.skipif(not NOCTILUCA.exists(), reason=f"corpus not present: {NOCTILUCA}")
 def test_noctiluca_share() -> None:
     s = measure(NOCTILUCA)
     _report("activitywatch-noctiluca-2020", s)

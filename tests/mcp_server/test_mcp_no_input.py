@@ -43,7 +43,7 @@ def aw_export(path: Path) -> Path:
 def aw_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, str]:
     if request.param == "corpus":
         if not MHACKS.exists():
-            pytest.skip(f"corpus not present: {MHACKS.name}")
+            pytest.skip(f"corpus not present: {MHACKS}")
         return MHACKS, MHACKS_DAY
     export = aw_export(tmp_path / "aw-buckets-export.json")
     if request.param == "export":

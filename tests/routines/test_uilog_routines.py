@@ -11,7 +11,9 @@ from actframes.routines.mine import Rules
 from actframes.routines.overhead import CostModel
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
-pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="no shared corpora")
+pytestmark = pytest.mark.skipif(
+    not CORPORA.is_dir(), reason=f"needs the shared corpora in {CORPORA}"
+)
 
 # log → {part: (least precision %, least recall %)}: a few points under what they measure
 # today (the closing note has the exact figures), so a change for the worse fails.

@@ -10,7 +10,9 @@ from actframes.steps.patterns import evidence_ids, find_patterns
 from actframes.window import day_window
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
-pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason="no shared corpora")
+pytestmark = pytest.mark.skipif(
+    not CORPORA.is_dir(), reason=f"needs the shared corpora in {CORPORA}"
+)
 
 LOGS = {
     "rpa-uilogs-leno/StudentRecord_segmented.csv": "StudentRecord",
