@@ -337,16 +337,7 @@ def test_pipe_closed_early(
 ) -> None:
     args = ["day", DAY, "--db", str(big_store), "--tz", TZ, *extra]
     assert (plain_day(args) is not None) is plain  # the path this case means to take
-    proc = subprocess.run(
-        ["bash", "-o", "pipefail", "-c", _cli_command(*args) + " | head -n 1"],
-        capture_output=True,
-        text=True,
-        env=_env(unbuffered),
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == ""
-    assert proc.stdout.count("\n") == 1
+    assert _piped(args, "head -n 1", unbuffered).count("\n") == 1
 
 
 @UNBUFFERED
@@ -358,8 +349,14 @@ def test_pipe_closed_early_other_commands(
     args = [command, DAY, "--db", str(big_store), "--tz", TZ]
     if command == "report":
         args += ["--html", str(tmp_path / "r.html")]
+    assert len(_piped(args, "head -c 1", unbuffered)) == 1
+
+
+def _piped(args: list[str], reader: str, unbuffered: bool) -> str:
+    """What ``reader`` kept of the command's output; the whole pipe must end with status 0
+    and nothing on stderr."""
     proc = subprocess.run(
-        ["bash", "-o", "pipefail", "-c", _cli_command(*args) + " | head -c 1"],
+        ["bash", "-o", "pipefail", "-c", f"{_cli_command(*args)} | {reader}"],
         capture_output=True,
         text=True,
         env=_env(unbuffered),
@@ -367,7 +364,7 @@ def test_pipe_closed_early_other_commands(
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert len(proc.stdout) == 1
+    return proc.stdout
 
 
 def _default_sigint() -> None:
