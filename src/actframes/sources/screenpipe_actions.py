@@ -26,7 +26,7 @@ from ..text import clean_name
 from ..timeparse import TimestampError, parse_iso_ms
 from .base import connect_ro, fetch, read_failed, table_columns, tables
 from .screenpipe_clicks import Lookup, name_clicks, own_target, parse_bounds
-from .screenpipe_input import EVENT_KINDS, clipboard_op
+from .screenpipe_input import EVENT_KINDS, clipboard_op, echoes
 from .screenpipe_schema import detect
 from .screenpipe_time import Span
 
@@ -82,6 +82,8 @@ def _read(
     )
     out: list[Action] = []
     lookups: list[Lookup] = []
+    polled: list[tuple[int, int, str | None]] = []
+    keyboard: list[tuple[int, int, str | None]] = []
     for row in fetch(conn, q):
         rid, ts_raw, et, app, title, url, x, y, role, name, txt, nbytes, clicks, mods, box = row
         ts = _ms(ts_raw)
@@ -111,6 +113,10 @@ def _read(
             withheld = False
         if etype == "clipboard":
             kind = clipboard_op(mods)  # copy, cut or paste
+            if _code(mods) in _ECHO_CODES:  # the poller's 'p', or a keyboard copy or cut
+                (polled if _code(mods) == ord("p") else keyboard).append(
+                    (rid, ts, clean_name(app) or None)
+                )
             text = txt if include_text and isinstance(txt, str) and txt else None
         elif etype == "text":
             if isinstance(txt, str) and txt:
@@ -136,5 +142,19 @@ def _read(
                 withheld,
             )
         )
+    if polled:  # a poller row beside a keyboard copy is that copy again (SPEC.md §1.2)
+        drop = echoes([(t, a) for _, t, a in polled], [(t, a) for _, t, a in keyboard])
+        gone = {polled[i][0] for i in drop}
+        out = [a for a in out if a.event_id not in gone]
     out.sort(key=lambda a: (a.ts_ms, a.event_id))
     return name_clicks(out, lookups)
+
+
+_ECHO_CODES = frozenset({ord("p"), ord("c"), ord("x")})
+
+
+def _code(mods: object) -> int | None:
+    try:
+        return int(str(mods)) if mods is not None and mods != "" else None
+    except ValueError:
+        return None

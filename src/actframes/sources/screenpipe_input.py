@@ -41,6 +41,14 @@ EVENT_KINDS: dict[str, str] = {
 # as a copy (steps show it as a cut).
 CLIPBOARD_OPS: dict[int, str] = {ord("c"): "copy", ord("x"): "cut", ord("v"): "paste"}
 _CLIPBOARD_KINDS = {"copy": COPY, "cut": COPY, "paste": PASTE}
+# screenpipe's macOS clipboard poller (since 2026-05-20) writes 'p' (112) each time the
+# pasteboard changes: alongside the 'c'/'x' row of a keyboard copy or cut (0-750 ms
+# apart, either first), and alone for a menu copy. A 'p' row within POLL_ECHO_MS of a
+# 'c'/'x' row of the same app (or either without app) is that copy again, not counted;
+# a lone 'p' is a copy.
+POLL_ECHO_MS = 1000
+_POLLED_KEY = f"clipboard:{ord('p')}"
+_KEYBOARD_KEYS = (f"clipboard:{ord('c')}", f"clipboard:{ord('x')}")
 
 # A text row's characters as the reader counts them: SQLite's length() — of text, its
 # characters up to the first NUL; of a blob, its bytes; of a number, its text's length.
@@ -117,6 +125,8 @@ def read_events(
     """In bulk when every row is clean; row by row when some row needs a report.
     ``groups``: the rows of events_query."""
     _, _, where = event_sql(s)
+    if any(g[2] == _POLLED_KEY for g in groups):
+        groups = _without_echoes(groups)
     if any(g[8] and is_text(g[2]) for g in groups):
         cap.notes.append(ESTIMATE_NOTE)
     odd = fetch(conn, odd_rows_sql("ui_events", "id", where, s.events_indexed), ())
@@ -168,15 +178,103 @@ def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span
             ts = placed
         kind: str | None = kinds.get(kind_raw, "")
         if kind == "":
-            kind = kinds[kind_raw] = kind_of(kind_raw) if isinstance(kind_raw, str) else None
+            kind = kinds[kind_raw] = _kind_of_row(kind_raw) if isinstance(kind_raw, str) else None
         if kind is None:
             continue
         ev_app: str | None = apps.get(app_raw, "")
         if ev_app == "":
             ev_app = apps[app_raw] = clean_name(app_raw) or None
         events.append(InputEvent(rid, ts, kind, ev_app, None, count if type(count) is int else 1))
+    if _POLLED_KEY in kinds or any(k in kinds for k in _KEYBOARD_KEYS):
+        events = _events_without_echoes(events)
     cap.events, dropped = first_of_each_id(events, "ui_events")
     cap.rejected.extend(dropped)
+
+
+_POLLED, _KEYBOARD = "clipboard-polled", "clipboard-keyboard"  # row-by-row path only
+
+
+def _kind_of_row(kind_raw: str) -> str | None:
+    if kind_raw == _POLLED_KEY:
+        return _POLLED
+    return _KEYBOARD if kind_raw in _KEYBOARD_KEYS else kind_of(kind_raw)
+
+
+def echoes(
+    polled: list[tuple[int, str | None]], keyboard: list[tuple[int, str | None]]
+) -> set[int]:
+    """Indices of the ``polled`` (instant, app) rows that repeat a ``keyboard`` copy or
+    cut: one lies within POLL_ECHO_MS, of the same app or either without app. Each
+    keyboard row repeats at most one polled row (earliest first), so a menu copy just
+    after a keyboard copy still counts. Depends on the rows' values only, never their
+    order."""
+    from bisect import bisect_left
+
+    near = sorted(keyboard, key=lambda r: (r[0], r[1] or ""))
+    times = [t for t, _ in near]
+    used = [False] * len(near)
+    out: set[int] = set()
+    for i in sorted(range(len(polled)), key=lambda k: (polled[k][0], polled[k][1] or "")):
+        t, app = polled[i]
+        j = bisect_left(times, t - POLL_ECHO_MS)
+        while j < len(near) and near[j][0] <= t + POLL_ECHO_MS:
+            other = near[j][1]
+            if not used[j] and (app is None or other is None or other == app):
+                used[j] = True
+                out.add(i)
+                break
+            j += 1
+    return out
+
+
+def _without_echoes(groups: list[Any]) -> list[Any]:
+    """events_query's groups with the polled rows that repeat a keyboard copy left out."""
+    keyboard: list[tuple[int, str | None]] = []
+    polled: list[tuple[int, str | None]] = []
+    where: list[tuple[int, int]] = []  # (group, position) of each polled row
+    for gi, g in enumerate(groups):
+        if not g[5] or not g[6]:
+            continue
+        app = clean_name(g[3]) or None
+        ts = str(g[6]).split(",")
+        if g[2] in _KEYBOARD_KEYS:
+            keyboard.extend((int(t), app) for t in ts)
+        elif g[2] == _POLLED_KEY and len(ts) == len(str(g[5]).split(",")):
+            # (a group with an unplaced row is left whole for the row-by-row read)
+            polled.extend((int(t), app) for t in ts)
+            where.extend((gi, k) for k in range(len(ts)))
+    drop: dict[int, set[int]] = {}
+    for i in echoes(polled, keyboard):
+        gi, k = where[i]
+        drop.setdefault(gi, set()).add(k)
+    out: list[Any] = []
+    for gi, g in enumerate(groups):
+        if gi not in drop:
+            out.append(g)
+            continue
+        ids, ts = str(g[5]).split(","), str(g[6]).split(",")
+        keep = [k for k in range(len(ids)) if k not in drop[gi]]
+        if keep:
+            kept_ids = ",".join(ids[k] for k in keep)
+            kept_ts = ",".join(ts[k] for k in keep)
+            out.append((g[0], len(keep), g[2], g[3], g[4], kept_ids, kept_ts, g[7], g[8]))
+    return out
+
+
+def _events_without_echoes(events: list[InputEvent]) -> list[InputEvent]:
+    keyboard = [(e.ts_ms, e.app) for e in events if e.kind == _KEYBOARD]
+    polled = [e for e in events if e.kind == _POLLED]
+    drop = {polled[i].event_id for i in echoes([(e.ts_ms, e.app) for e in polled], keyboard)}
+    out: list[InputEvent] = []
+    for e in events:
+        if e.kind == _KEYBOARD:
+            out.append(e._replace(kind=COPY))
+        elif e.kind == _POLLED:
+            if e.event_id not in drop:
+                out.append(e._replace(kind=COPY))
+        else:
+            out.append(e)
+    return out
 
 
 def kind_of(event_type: str) -> str | None:
