@@ -111,7 +111,9 @@ class Store:
         disk_cache: bool = True,
         resident: bool = False,
     ) -> None:
-        self.path, self.kind = Path(path), kind
+        from .sources.screenpipe_storage import store_path
+
+        self.path, self.kind = store_path(path, kind), kind  # a migrated store: its index
         self.disk: DocCache | None = _disk_cache() if disk_cache else None
         self._source: Source | None = None
         self._resident: ResidentCache | None = None

@@ -63,7 +63,7 @@ def test_sources_lists_what_it_finds_and_one_is_used(tmp_path: Path) -> None:
     listed = run_cli("sources", "--tz", "UTC", env=env)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0].split() == ["FAMILY", "STORE", "SIZE", "FROM", "TO", "WHERE"]
+    assert lines[0].split() == ["FAMILY", "STORE", "SIZE", "FROM", "TO", "SCHEMA", "WHERE"]
     assert lines[1].split()[:2] == ["activitywatch", "aw-server-rust"]
     assert "2023-11-14" in lines[1] and str(db) in lines[1]
 

@@ -15,6 +15,7 @@ tests compare with: the focused app at each capture instant, and the input made.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import sqlite3
 from dataclasses import dataclass, field
@@ -150,7 +151,170 @@ _MIGRATIONS: list[tuple[str, list[str]]] = [
             "DROP TABLE accessibility",
         ],
     ),
+    # --- after 67f4c43, from EzraEllette/screenpipe at b23e6850 (SPEC.md §1.2a). From
+    # here each entry's key is the migration file's prefix, date.time, so that
+    # _sqlx_migrations can be recorded with screenpipe's own version numbers.
+    ("2026-03-17.000000", ["ALTER TABLE elements ADD COLUMN properties TEXT"]),
+    (
+        "2026-03-18.000000",
+        ["ALTER TABLE frames ADD COLUMN elements_ref_frame_id INTEGER DEFAULT NULL"],
+    ),
+    (
+        "2026-04-29.000000",
+        ["ALTER TABLE video_chunks ADD COLUMN evicted_at TIMESTAMP DEFAULT NULL"],
+    ),
+    (
+        "2026-05-01.000000",
+        [
+            f"ALTER TABLE {t} ADD COLUMN {c}"
+            for t in ("ocr_text", "ui_events")
+            for c in ("text_redacted TEXT", "redacted_at INTEGER", "redaction_version INTEGER")
+        ]
+        + [
+            "ALTER TABLE frames ADD COLUMN accessibility_text_redacted TEXT",
+            "ALTER TABLE frames ADD COLUMN accessibility_redacted_at INTEGER",
+            "ALTER TABLE frames ADD COLUMN accessibility_redaction_version INTEGER",
+        ],
+    ),
+    ("2026-05-02.000000", ["ALTER TABLE elements ADD COLUMN on_screen INTEGER"]),
+    (
+        "2026-05-03.000000",
+        [
+            "ALTER TABLE frames ADD COLUMN image_redacted_at INTEGER",
+            "ALTER TABLE frames ADD COLUMN image_redaction_version INTEGER",
+            "ALTER TABLE frames ADD COLUMN image_redaction_regions TEXT",
+        ],
+    ),
+    ("2026-05-04.120000", ["ALTER TABLE frames ADD COLUMN document_path TEXT DEFAULT NULL"]),
+    (
+        "2026-05-07.000000",
+        [
+            f"ALTER TABLE {t} DROP COLUMN {c}"
+            for t in ("ocr_text", "ui_events")
+            for c in ("text_redacted", "redaction_version")
+        ]
+        + [
+            f"ALTER TABLE frames DROP COLUMN {c}"
+            for c in (
+                "accessibility_text_redacted",
+                "accessibility_redaction_version",
+                "image_redaction_version",
+                "image_redaction_regions",
+            )
+        ],
+    ),
+    ("2026-06-13.000000", ["ALTER TABLE elements ADD COLUMN redacted_at INTEGER"]),
+    ("2026-06-13.000001", ["ALTER TABLE frames ADD COLUMN full_text_redacted_at INTEGER"]),
+    (
+        # unify_ocr_text_into_frames: each column filled from the first ocr_text row of
+        # the frame that has one (no ORDER BY: the lowest rowid), independently.
+        "2026-06-13.130000",
+        ["ALTER TABLE frames ADD COLUMN text_json TEXT DEFAULT NULL"]
+        + [
+            f"UPDATE frames SET {col} = (SELECT ot.{src} FROM ocr_text ot WHERE"
+            f" ot.frame_id = frames.id AND {cond} LIMIT 1) WHERE {where} AND EXISTS"
+            f" (SELECT 1 FROM ocr_text ot WHERE ot.frame_id = frames.id AND {cond})"
+            for col, src, cond, where in (
+                (
+                    "app_name",
+                    "app_name",
+                    "ot.app_name IS NOT NULL AND ot.app_name != ''",
+                    "(app_name IS NULL OR app_name = '')",
+                ),
+                (
+                    "window_name",
+                    "window_name",
+                    "ot.window_name IS NOT NULL AND ot.window_name != ''",
+                    "window_name IS NULL",
+                ),
+                ("focused", "focused", "ot.focused IS NOT NULL", "focused IS NULL"),
+                (
+                    "full_text",
+                    "text",
+                    "ot.text IS NOT NULL AND ot.text != ''",
+                    "(full_text IS NULL OR full_text = '')",
+                ),
+                (
+                    "text_json",
+                    "text_json",
+                    "ot.text_json IS NOT NULL AND ot.text_json != ''",
+                    "text_json IS NULL",
+                ),
+            )
+        ]
+        + ["DROP TABLE ocr_text"],
+    ),
+    (
+        "2026-06-19.000000",
+        [
+            "ALTER TABLE frames ADD COLUMN accessibility_tree_redacted_at INTEGER",
+            "ALTER TABLE frames ADD COLUMN window_name_redacted_at INTEGER",
+        ],
+    ),
+    ("2026-06-19.120000", ["ALTER TABLE frames ADD COLUMN browser_url_redacted_at INTEGER"]),
+    ("2026-06-27.000000", ["ALTER TABLE frames ADD COLUMN text_json_redacted_at INTEGER"]),
+    (
+        "2026-07-02.130000",
+        [
+            "ALTER TABLE ui_events ADD COLUMN element_ancestors TEXT",
+            "CREATE TABLE display_layout (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " timestamp TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+            " reason TEXT NOT NULL, layout_json TEXT NOT NULL)",
+        ],
+    ),
+    (
+        "2026-07-24.000000",
+        [
+            "CREATE TABLE semantic_runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " started_at TEXT, finished_at TEXT, producer TEXT)",
+            "CREATE TABLE semantic_items (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT"
+            " NOT NULL, title TEXT, body TEXT, actor TEXT, occurred_at TEXT)",
+            "ALTER TABLE frames ADD COLUMN semantic_run_id INTEGER"
+            " REFERENCES semantic_runs(id) ON DELETE SET NULL",
+        ],
+    ),
+    (
+        # screenpipe's own timeline, filled only when its Activity view is opened
+        "2026-08-17.000000",
+        [
+            "CREATE TABLE activity_tasks (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " task_key TEXT NOT NULL UNIQUE, parent_task_id INTEGER, kind TEXT NOT NULL,"
+            " title TEXT NOT NULL, app_name TEXT, confidence REAL, producer TEXT NOT NULL,"
+            " user_locked INTEGER NOT NULL DEFAULT 0)",
+            "CREATE TABLE activity_intervals (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " interval_key TEXT NOT NULL UNIQUE, task_id INTEGER NOT NULL, start_at TEXT"
+            " NOT NULL, end_at TEXT NOT NULL, state TEXT NOT NULL, confidence REAL,"
+            " producer TEXT NOT NULL)",
+            "CREATE TABLE activity_actions (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " interval_id INTEGER, occurred_at TEXT NOT NULL, action_type TEXT NOT NULL,"
+            " summary TEXT, app_name TEXT, source_type TEXT NOT NULL, source_id INTEGER)",
+        ],
+    ),
+    (
+        "2026-08-18.133000",
+        [
+            "CREATE INDEX idx_activity_intervals_producer_range"
+            " ON activity_intervals(producer, start_at, end_at)"
+        ],
+    ),
 ]
+
+# As sqlx-sqlite creates it (sqlx-sqlite/src/migrate.rs, ensure_migrations_table).
+SQLX_TABLE = """CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+    version BIGINT PRIMARY KEY,
+    description TEXT NOT NULL,
+    installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    success BOOLEAN NOT NULL,
+    checksum BLOB NOT NULL,
+    execution_time BIGINT NOT NULL
+)"""
+
+
+def sqlx_version(key: str) -> int:
+    """The migration file's prefix from an entry's key: 2026-06-13.130000 -> 20260613130000
+    (older entries, dated only, end in 000000)."""
+    return int(key.replace("-", "").replace(".", "").ljust(14, "0"))
+
 
 # The points of history the fixtures reproduce, each with the writer screenpipe used.
 MID_2024 = "2024-08-10"  # app on frames (and ocr_text), one row per capture, no focus
@@ -158,15 +322,29 @@ LATE_2024 = "2024-11-20"  # app, window, focused in ocr_text: one row per visibl
 FEB_2025 = "2025-02-10"  # as late 2024, plus device_name, text_length, ui_events (empty)
 FEB_2026 = "2026-02-10"  # one frames row per captured window, focused; ui_events written
 NEWEST = "2026-03-15"  # event-driven: one frame per monitor per trigger, elements
-VERSIONS = (MID_2024, LATE_2024, FEB_2025, FEB_2026, NEWEST)
+# focus-aware capture, HD recording, the clipboard poller, merged clicks, ocr_text gone
+# (b23e6850, app 2.6.78; screenpipe_summer.py writes it)
+SUMMER = "2026-08-22"
+VERSIONS = (MID_2024, LATE_2024, FEB_2025, FEB_2026, NEWEST, SUMMER)
 
 
-def migrate(conn: sqlite3.Connection, upto: str, after: str = "") -> None:
-    """Apply the migrations dated in (after, upto]."""
+def migrate(conn: sqlite3.Connection, upto: str, after: str = "", *, sqlx: bool = False) -> None:
+    """Apply the migrations dated in (after, upto]; with ``sqlx``, record every migration
+    up to ``upto`` in ``_sqlx_migrations`` as sqlx does (the stores of 2026 have it)."""
     for date, statements in _MIGRATIONS:
         if after < date <= upto:
             for sql in statements:
                 conn.execute(sql)
+    if sqlx:
+        conn.execute(SQLX_TABLE)
+        for date, _ in _MIGRATIONS:
+            if date <= upto:
+                desc = f"migration {date}"
+                conn.execute(
+                    "INSERT OR IGNORE INTO _sqlx_migrations (version, description, success,"
+                    " checksum, execution_time) VALUES (?, ?, 1, ?, 1234567)",
+                    (sqlx_version(date), desc, hashlib.sha384(desc.encode()).digest()),
+                )
     conn.commit()
 
 
@@ -293,13 +471,13 @@ class Store:
             self.conn.execute(f"PRAGMA page_size = {int(page_size)}")
         if wal:  # screenpipe opens its database in WAL mode
             self.conn.execute("PRAGMA journal_mode=WAL")
-        migrate(self.conn, version)
+        migrate(self.conn, version, sqlx=version > NEWEST)
         self.chunks: dict[str, int] = {}
         self.offsets: dict[str, int] = {}
 
     def upgrade(self, version: str) -> None:
         """Apply the migrations after this store's version, up to ``version``."""
-        migrate(self.conn, version, self.version)
+        migrate(self.conn, version, self.version, sqlx=version > NEWEST)
         self.version = version
 
     def close(self) -> None:

@@ -79,6 +79,10 @@ def open_source(
 
         return AWRestSource(str(path), audible_active=audible)
     p = Path(path).expanduser()
+    if kind in (None, "screenpipe"):
+        from .screenpipe_storage import resolve
+
+        p = resolve(p)  # a migrated screenpipe store: its index, never the stale db.sqlite
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
     with reading(p):

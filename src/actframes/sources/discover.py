@@ -43,6 +43,15 @@ class Found:
     first_ms: int | None
     last_ms: int | None
     problem: str | None = None
+    # A screenpipe store's newest successful migration (``_sqlx_migrations``), if it has one.
+    schema: int | None = None
+
+    @property
+    def schema_status(self) -> str | None:
+        """Either "checked" or "newer than checked" (SPEC.md §1.2c); None without a schema."""
+        from .screenpipe_schema import version_status
+
+        return None if self.schema is None else version_status(self.schema)
 
 
 def default_places(
@@ -89,6 +98,11 @@ def discover(
 
 def describe(path: Path, what: str) -> Found | None:
     """Family, size and time range of the store at ``path``; None when it is not there."""
+    from .screenpipe_storage import described
+
+    path, problem = described(path)
+    if problem is not None:
+        return Found(str(path), "?", what, 0, None, None, problem)
     if not path.is_file():
         return None
     size = path.stat().st_size
@@ -97,9 +111,21 @@ def describe(path: Path, what: str) -> Found | None:
     try:
         family = detect(path)
         first, last = _range(path, family)
+        schema = _schema(path) if family == "screenpipe" else None
     except (ActframesError, sqlite3.DatabaseError) as exc:
         return Found(str(path), "?", what, size, None, None, str(exc).split("\n")[0])
-    return Found(str(path), family, what, size, first, last)
+    return Found(str(path), family, what, size, first, last, schema=schema)
+
+
+def _schema(path: Path) -> int | None:
+    """The store's newest successful screenpipe migration, None without ``_sqlx_migrations``."""
+    from .screenpipe_schema import newest_migration
+
+    conn = connect_ro(path)
+    try:
+        return newest_migration(conn) if "_sqlx_migrations" in tables(conn) else None
+    finally:
+        conn.close()
 
 
 # (first, last) in ms of each family's rows, in SQL; times as each store keeps them.

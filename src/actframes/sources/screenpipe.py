@@ -36,6 +36,7 @@ from .screenpipe_input import (
     read_events,
 )
 from .screenpipe_schema import detect, schema_notes
+from .screenpipe_storage import storage_notes
 from .screenpipe_time import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
@@ -61,6 +62,7 @@ class ScreenpipeSource(Source):
             # may use, and would be spilled to a temporary file.
             self._conn.execute("PRAGMA temp_store = MEMORY")
             self._schema = detect(self._conn, path)
+            self._storage_notes = storage_notes(self._conn)
         except BaseException:  # a refused store is not left open
             self._conn.close()
             raise
@@ -205,6 +207,7 @@ class ScreenpipeSource(Source):
         s = self._schema
         cap = Capture(kind=self.kind, has_input=bool(s.ecols), has_urls="browser_url" in s.fcols)
         cap.notes.extend(schema_notes(s))
+        cap.notes.extend(self._storage_notes)
         try:
             # The frames first, then the events' query in another thread (or two, one
             # per half of a day of many events), each on a connection of its own, while

@@ -151,6 +151,7 @@ def apps_from_ocr(
             app = names.app(app_raw)
             if app:
                 by_frame.setdefault(fid, []).append((app, win_raw, f))
+    no_app: list[tuple[Any, int]] = []
     for rid, ts, title_raw, url_raw, frame_foc in looks.pending:
         seen = by_frame.get(rid, [])
         known = [w for w in seen if w[2] is not None]
@@ -160,11 +161,38 @@ def apps_from_ocr(
             continue  # every window of the capture known, none focused
         pick = min(focused or seen, key=_ocr_order, default=None)
         if pick is None:
-            cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
+            no_app.append((rid, ts))
             continue
         title = names.title(title_raw) or names.title(pick[1])
         url = url_raw.strip() or None if isinstance(url_raw, str) else None
         snaps.append(Snapshot(rid, ts, pick[0], title, url, "", None))
+    if no_app:
+        markers = hd_markers(conn, s, [rid for rid, _ in no_app])
+        for rid, ts in no_app:
+            if rid not in markers:
+                cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
+        if markers and HD_NOTE not in cap.notes:
+            cap.notes.append(HD_NOTE)
+
+
+# screenpipe's HD recorder (macOS, since 2026-05-30) indexes its high-fps video with one
+# frame per monitor per second: a chunk and offset, focused = 1, and no app, snapshot or
+# capture trigger. They say nothing of the focused app: they earn no time.
+HD_NOTE = "screenpipe HD recording was on: its video index frames carry no app and earn no time"
+_HD_COLS = ("video_chunk_id", "snapshot_path", "capture_trigger", "app_name", "focused")
+
+
+def hd_markers(conn: sqlite3.Connection, s: Schema, ids: list[Any]) -> set[Any]:
+    """The frames among ``ids`` (rows without an app) that are HD recording markers."""
+    if not all(c in s.fcols for c in _HD_COLS):
+        return set()
+    q = (
+        "SELECT id FROM frames WHERE id IN (SELECT value FROM json_each(?))"
+        " AND video_chunk_id IS NOT NULL AND snapshot_path IS NULL"
+        " AND capture_trigger IS NULL AND app_name IS NULL AND focused = 1"
+    )
+    wanted = json.dumps(sorted(i for i in ids if type(i) is int))
+    return {r[0] for r in fetch(conn, q, (wanted,))}
 
 
 class Looks:
