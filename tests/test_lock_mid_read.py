@@ -18,14 +18,12 @@ import pytest
 
 from actframes.cli import main
 from actframes.simulate import simulate_day, write_native, write_screenpipe
-from actframes.sources import (
-    activitywatch,
-    base,
-    native,
-    native_actions,
-    screenpipe,
-    screenpipe_actions,
-)
+from actframes.sources import base
+from actframes.sources.activitywatch import source as activitywatch
+from actframes.sources.native import actions as native_actions
+from actframes.sources.native import source as native
+from actframes.sources.screenpipe import actions as screenpipe_actions
+from actframes.sources.screenpipe import source as screenpipe
 
 from .fuzz_inputs import make_aw_sqlite
 

@@ -1,4 +1,4 @@
-"""The settled mark's halves on a screenpipe-style store (sources/screenpipe_settled.py): the
+"""The settled mark's halves on a screenpipe-style store (sources/screenpipe/settled.py): the
 rows before the cut's hour are hashed in two parts, at once on two connections in one state
 of the store. The mark is the same on one connection or two; an edit or deletion in either
 half changes it, also where ids are out of time order; a commit landing between the
@@ -21,9 +21,9 @@ from actframes.model import InputEvent, Snapshot
 from actframes.resident import ResidentCache
 from actframes.simulate import SimDay, write_screenpipe
 from actframes.simulate.writers import format_ts
-from actframes.sources import screenpipe_settled
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.screenpipe_time import text_at
+from actframes.sources.screenpipe import settled as screenpipe_settled
+from actframes.sources.screenpipe.timestamps import text_at
 from actframes.tail import cut_of
 
 from .tail_days import DAY, T0, TZ, WINDOW
@@ -74,7 +74,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 @pytest.fixture
 def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two reading connections for the mark, whatever this machine has."""
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
 
 
 @pytest.fixture

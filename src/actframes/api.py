@@ -100,7 +100,8 @@ class Store:
     anything that asks more than once). The store's file is opened on first use and
     closed by ``close()`` or the end of a ``with`` block. A one-shot store belongs to the
     thread that asks it (SQLite objects stay in their thread); a resident store's reads
-    run in its cache's own thread, so it may be asked from any thread.
+    run in its cache's own thread, so it may be asked from any thread. ``audible_active``
+    (ActivityWatch only) is ``sources.open_source``'s, for every read of the store.
     """
 
     def __init__(
@@ -110,17 +111,21 @@ class Store:
         *,
         disk_cache: bool = True,
         resident: bool = False,
+        audible_active: bool = True,
     ) -> None:
-        from .sources.screenpipe_storage import store_path
+        from .sources.screenpipe.storage import store_path
 
         self.path, self.kind = store_path(path, kind), kind  # a migrated store: its index
+        self.audible_active = audible_active
         self.disk: DocCache | None = _disk_cache() if disk_cache else None
         self._source: Source | None = None
         self._resident: ResidentCache | None = None
         if resident:
             from .resident import ResidentCache
 
-            self._resident = ResidentCache(self.path, kind, self.disk)
+            self._resident = ResidentCache(
+                self.path, kind, self.disk, audible_active=audible_active
+            )
         self._kept: ResidentRoutines | None = None
 
     def __enter__(self) -> Store:
@@ -238,13 +243,24 @@ class Store:
         """(the frame's local day, its rendered steps in order) (``steps/store_queries.py``)."""
         from .steps.store_queries import steps_of_frame
 
-        return steps_of_frame(self.path, self.kind, tz, frame_id, day, include_text, layout)
+        return steps_of_frame(
+            self.path,
+            self.kind,
+            tz,
+            frame_id,
+            day,
+            include_text,
+            layout,
+            audible_active=self.audible_active,
+        )
 
     def find(self, tz: str, query: str, day: str, limit: int = 10) -> list[dict[str, Any]]:
         """The frames of one local day matching ``query``, best first."""
         from .steps.store_queries import find_in_day
 
-        return find_in_day(self.path, self.kind, tz, query, day, limit)
+        return find_in_day(
+            self.path, self.kind, tz, query, day, limit, audible_active=self.audible_active
+        )
 
     def patterns(
         self,
@@ -257,7 +273,16 @@ class Store:
         """(first day, the measured patterns of the ``days`` local days up to ``last``)."""
         from .steps.store_queries import patterns_over
 
-        return patterns_over(self.path, self.kind, tz, days, last, include_text, layout)
+        return patterns_over(
+            self.path,
+            self.kind,
+            tz,
+            days,
+            last,
+            include_text,
+            layout,
+            audible_active=self.audible_active,
+        )
 
     def routines(
         self,
@@ -283,7 +308,9 @@ class Store:
             resident = self._resident
             token = resident.store_token if resident is not None else lambda: None
             disk = DayStepsCache(self.disk.root.parent) if self.disk is not None else None
-            self._kept = ResidentRoutines(self.path, self.kind, token, disk=disk)
+            self._kept = ResidentRoutines(
+                self.path, self.kind, token, disk=disk, audible_active=self.audible_active
+            )
         return self._kept
 
     def close(self) -> None:
@@ -299,24 +326,33 @@ class Store:
         """The open source. A one-shot store holds one; a resident store's own reads run
         in its cache's thread, so other reads open the file afresh and close it after."""
         if self._resident is not None:
-            with open_source(self.path, self.kind) as src:
+            with open_source(self.path, self.kind, audible_active=self.audible_active) as src:
                 yield src
             return
         if self._source is None:
-            self._source = open_source(self.path, self.kind)
+            self._source = open_source(self.path, self.kind, audible_active=self.audible_active)
         yield self._source
 
 
 def open_store(
-    path: str | Path, kind: str | None = None, *, disk_cache: bool = True, resident: bool = False
+    path: str | Path,
+    kind: str | None = None,
+    *,
+    disk_cache: bool = True,
+    resident: bool = False,
+    audible_active: bool = True,
 ) -> Store:
     """Open a store for reading (``kind`` forces a reader; default: detected).
 
     The file is checked and opened at the first question, so a missing or foreign file is
     a one-line ``SourceError`` then. ``disk_cache``: whole days through the document cache
-    ($ACTFRAMES_CACHE, "off" disables it); ``resident``: keep documents in memory.
+    ($ACTFRAMES_CACHE, "off" disables it); ``resident``: keep documents in memory;
+    ``audible_active`` (ActivityWatch only): audible browser tabs count as active time, as
+    ActivityWatch's web UI counts them (the CLI's --no-audible-active turns it off).
     """
-    return Store(path, kind, disk_cache=disk_cache, resident=resident)
+    return Store(
+        path, kind, disk_cache=disk_cache, resident=resident, audible_active=audible_active
+    )
 
 
 def _disk_cache() -> DocCache | None:

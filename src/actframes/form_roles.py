@@ -6,7 +6,7 @@ The native recorder blanks these at capture (``capture/atspi_tree``). screenpipe
 the element of a click as found (``ui_events.element_role``/``element_name``: on Windows
 UI Automation's Name, which an edit or document control may take from its contents), so
 its reader applies ``shown_name`` to every element name it takes
-(``sources/screenpipe_actions``; SPEC.md §1.2b).
+(``sources/screenpipe/actions``; SPEC.md §1.2b).
 """
 
 from __future__ import annotations

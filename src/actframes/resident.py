@@ -69,8 +69,11 @@ class ResidentCache:
         kind: str | None = None,
         disk: DocCache | None = None,
         max_entries: int = MAX_ENTRIES,
+        *,
+        audible_active: bool = True,
     ) -> None:
         self.path, self.kind, self.disk, self.max_entries = path, kind, disk, max_entries
+        self.audible_active = audible_active  # as for ``sources.open_source``
         self.watch = StoreWatch(path)
         self._source: Source | None = None
         self._source_token: Hashable = None
@@ -280,7 +283,7 @@ class ResidentCache:
             self._source.close()
             self._source = None
         if self._source is None:
-            self._source = open_source(self.path, self.kind)
+            self._source = open_source(self.path, self.kind, audible_active=self.audible_active)
         self._source_token = token
         return self._source
 

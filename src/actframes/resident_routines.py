@@ -15,7 +15,7 @@ cheapest first:
    that rows added today leave yesterday alone (the document cache's fingerprint counts
    the margins' whole UTC days, so today's rows would move yesterday's); on a
    screenpipe-style one, a hash of the raw rows the day's read keeps by instant
-   (``sources/screenpipe_steps_fingerprint.py``), not of the neighbouring dates its
+   (``sources/screenpipe/steps_fingerprint.py``), not of the neighbouring dates its
    index ranges also hold;
 3. otherwise the day is read again. A day read again to the same steps keeps its
    version, so the mining of unchanged steps is served as it was.
@@ -81,9 +81,12 @@ class ResidentRoutines:
         store_token: Callable[[], Hashable | None],
         max_days: int = MAX_DAYS,
         disk: DayStepsCache | None = None,
+        *,
+        audible_active: bool = True,
     ) -> None:
         self.path, self.kind, self.store_token, self.max_days = path, kind, store_token, max_days
         self.disk = disk
+        self.audible_active = audible_active  # as for ``sources.open_source``
         self._days: OrderedDict[Hashable, _Day] = OrderedDict()
         self._minings: OrderedDict[Hashable, Mining] = OrderedDict()
         self._versions = count(1)
@@ -108,7 +111,15 @@ class ResidentRoutines:
             with self._lock:
                 self.stats["mined"] += 1
             return mine_store(
-                self.path, self.kind, zone, start_ms, end_ms, rules, include_text, stage
+                self.path,
+                self.kind,
+                zone,
+                start_ms,
+                end_ms,
+                rules,
+                include_text,
+                stage,
+                audible_active=self.audible_active,
             )
         by_days = by_day(self.path, self.kind)
         windows = day_windows(zone, start_ms, end_ms) if by_days else None
@@ -151,7 +162,15 @@ class ResidentRoutines:
                 self._minings.move_to_end(key)
                 return found
             found = mine_store(
-                self.path, self.kind, zone, start_ms, end_ms, rules, include_text, stage
+                self.path,
+                self.kind,
+                zone,
+                start_ms,
+                end_ms,
+                rules,
+                include_text,
+                stage,
+                audible_active=self.audible_active,
             )
             self.stats["mined"] += 1
             if token is not None:
@@ -264,7 +283,9 @@ class ResidentRoutines:
             if got is not None:
                 self.stats["disk"] += 1
                 return got, None
-        steps = read_day(self.path, self.kind, zone, window, include_text)
+        steps = read_day(
+            self.path, self.kind, zone, window, include_text, audible_active=self.audible_active
+        )
         self.stats["read"] += 1
 
         def keep() -> None:

@@ -38,7 +38,7 @@ def test_oracle_imports_nothing_of_the_compiler_or_emitters() -> None:
     # ActivityWatch's own rules are the one exception: they are upstream's definition
     # (checked against a real aw-server in tests/awserver), not our compiler; the
     # oracle's own parts import each other.
-    modules.discard("..sources.aw_rules")
+    modules.discard("..sources.activitywatch.rules")
     modules -= {"." + p.stem for p in parts}
     assert not [m for m in modules if m.startswith(".") or m.startswith("actframes")], modules
 

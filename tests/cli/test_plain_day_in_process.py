@@ -1,8 +1,9 @@
 """Several ``actframes day`` calls in one process (tests, a tool calling ``cli.main``):
-each starts clean. ``--day-start`` and ``--no-audible-active`` only reach a call through
-click's callbacks, which set process-wide defaults; a plain call runs without click
-(``fast_day``), so it must reset them itself, as click's callbacks do for an option not
-given."""
+each starts clean. ``--day-start`` only reaches a call through click's callback, which sets
+a process-wide default; a plain call runs without click (``fast_day``), so it must reset
+it itself, as click's callback does for an option not given. ``--no-audible-active`` is
+passed down the call to the store's reader, by click and by the plain parser alike, and
+so leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from actframes.cli import main
-from actframes.sources import AudibleActive
 from actframes.window import DayStart
 
 from ..sources.test_activitywatch import T0, afk_bucket, bucket, ev, web, write_export
@@ -24,7 +24,7 @@ DAY, TZ = "2026-03-10", "Europe/Berlin"
 @pytest.fixture(autouse=True)
 def _defaults() -> Iterator[None]:
     yield
-    DayStart.minutes, AudibleActive.on = 0, True  # whatever a failing call left
+    DayStart.minutes = 0  # whatever a failing call left
 
 
 def _day(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -66,9 +66,12 @@ def test_no_audible_active_does_not_carry_over(
     )
     args = ("2023-11-14", "--db", str(export), "--tz", "UTC")
     plain = _day(capsys, *args)
-    silent = _day(capsys, *args, "--no-audible-active")  # through click
+    silent = _day(capsys, *args, "--no-audible-active")  # the plain parser
     assert silent != plain
     assert _day(capsys, *args) == plain  # plain again: audible time is active again
+    # Through click (--day-start leaves the call to it): the same document.
+    assert _day(capsys, *args, "--no-audible-active", "--day-start", "00:00") == silent
+    assert _day(capsys, *args, "--day-start", "00:00") == plain
 
 
 def test_an_earlier_program_run_does_not_end_this_call(

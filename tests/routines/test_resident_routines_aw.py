@@ -1,5 +1,5 @@
 """Routines kept across calls on aw-server-rust's database: each day's steps kept by the
-fingerprint of the events its read reaches (``sources/aw_steps_fingerprint``). The
+fingerprint of the events its read reaches (``sources/activitywatch/steps_fingerprint``). The
 routines served are the bytes of a cold mining whatever a writer did between calls, and
 a row added to one day reads that day again, no other; an export is mined whole."""
 

@@ -1,5 +1,5 @@
 """Routines kept across calls on a screenpipe-style store: each day's steps kept by the
-fingerprint of the raw rows its read keeps (``sources/screenpipe_steps_fingerprint``).
+fingerprint of the raw rows its read keeps (``sources/screenpipe/steps_fingerprint``).
 The routines served are the bytes of a cold mining whatever a writer did between calls
 (appends, edits, moves, deletions of frames, input rows and element trees, in several
 timestamp shapes, at the days' edges and on the day after the window), and a row added

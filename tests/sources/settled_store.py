@@ -1,5 +1,5 @@
 """A screenpipe-style WAL store with a writer, and marks of it made as the tail reads make
-them (``screenpipe_tail``): the incremental one (kept early parts, a pin taken around the
+them (``screenpipe.tail``): the incremental one (kept early parts, a pin taken around the
 read transaction's start) and a fresh one (new connection, new fingerprinter, all SQL).
 Shared by the settled parts' example and property tests.
 
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from actframes.simulate.writers import format_ts
 from actframes.sources.base import connect_ro, data_version
-from actframes.sources.screenpipe_fingerprint import RowsFingerprint
-from actframes.sources.screenpipe_schema import detect
-from actframes.sources.screenpipe_settled import settled
-from actframes.sources.screenpipe_settled_parts import SettledParts
-from actframes.sources.screenpipe_time import Span
-from actframes.sources.sqlite_wal import read_pin
+from actframes.sources.screenpipe.fingerprint import RowsFingerprint
+from actframes.sources.screenpipe.schema import detect
+from actframes.sources.screenpipe.settled import settled
+from actframes.sources.screenpipe.settled_parts import SettledParts
+from actframes.sources.screenpipe.timestamps import Span
+from actframes.sources.sqlite_pages.wal import read_pin
 
 H = 3_600_000
 DAY0 = 1_773_100_800_000  # 2026-03-10T00:00:00Z

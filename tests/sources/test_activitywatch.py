@@ -17,7 +17,7 @@ import pytest
 from actframes.errors import SourceError
 from actframes.model import Capture, Snapshot, Span
 from actframes.sources.activitywatch import AWExportSource, AWSqliteSource
-from actframes.sources.aw_capture import PIECE_ID_STRIDE
+from actframes.sources.activitywatch.capture import PIECE_ID_STRIDE
 from actframes.sources.base import READ_MARGIN_MS
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"

@@ -1,5 +1,5 @@
-"""ActivityWatch's rules (aw_rules): properties that hold for any events. The numbers
-themselves are checked against a real aw-server in tests/awserver."""
+"""ActivityWatch's rules (sources/activitywatch/rules.py): properties that hold for any
+events. The numbers themselves are checked against a real aw-server in tests/awserver."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.sources.aw_rules import (
+from actframes.sources.activitywatch.rules import (
     Ev,
     HostInput,
     flood,

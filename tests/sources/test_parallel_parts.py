@@ -1,12 +1,13 @@
-"""Parts made at once (sources/parallel_parts.py): ``ready`` is called once, when the other
-workers' threads are running and before the calling thread's first part (the settled
-mark's caller waits for it, so that no thread of the mark starts while it runs Python)."""
+"""Parts made at once (sources/screenpipe/parallel_parts.py): ``ready`` is called once,
+when the other workers' threads are running and before the calling thread's first part (the
+settled mark's caller waits for it, so that no thread of the mark starts while it runs
+Python)."""
 
 from __future__ import annotations
 
 import threading
 
-from actframes.sources.parallel_parts import made_at_once
+from actframes.sources.screenpipe.parallel_parts import made_at_once
 
 
 def test_ready_is_called_once_the_threads_run_and_before_the_callers_part() -> None:

@@ -667,7 +667,7 @@ def _read(db: Path) -> Any:
 
 def _grouped_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Records, per read, whether the frames came grouped (True) or row by row (False)."""
-    from actframes.sources import screenpipe_frames
+    from actframes.sources.screenpipe import frames as screenpipe_frames
 
     seen: list[bool] = []
     inner = screenpipe_frames.snaps_from_groups
@@ -741,7 +741,7 @@ def test_grouped_frames_keep_values_a_collation_would_merge(
 
 def test_background_query_hands_back_rows_and_errors(tmp_path: Path) -> None:
     """The events' query runs in another thread: its rows, or its error, come back."""
-    from actframes.sources.screenpipe_input import Background as _Background
+    from actframes.sources.screenpipe.input import Background as _Background
 
     db = screenpipe_db(tmp_path / "sp.db", _stored(_frames(n=3), ["Z"]))
     conn = connect_ro(db, check_same_thread=False)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from actframes.model import COPY, KEY, PASTE
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.screenpipe_input import POLL_ECHO_MS, echoes
+from actframes.sources.screenpipe.input import POLL_ECHO_MS, echoes
 from actframes.window import day_window
 
 from ..builders import ms
@@ -118,7 +118,7 @@ def test_each_keyboard_copy_repeats_one_poller_row() -> None:
 
 
 def test_odd_row_takes_the_row_by_row_read(tmp_path: Path, monkeypatch: Any) -> None:
-    from actframes.sources import screenpipe_input
+    from actframes.sources.screenpipe import input as screenpipe_input
 
     seen: list[int] = []
     orig = screenpipe_input._read_events_rowwise
@@ -142,7 +142,7 @@ def test_key_rows_without_characters_are_keys(tmp_path: Path) -> None:
 
 
 def test_steps_show_each_copy_once(tmp_path: Path) -> None:
-    from actframes.sources import screenpipe_actions
+    from actframes.sources.screenpipe import actions as screenpipe_actions
 
     path = _store(tmp_path / "steps.sqlite", ROWS)
     win = day_window(DAY, "UTC")

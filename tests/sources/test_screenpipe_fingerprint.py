@@ -1,4 +1,4 @@
-"""The raw-row fingerprint of a screenpipe-style window (sources/screenpipe_fingerprint.py):
+"""The raw-row fingerprint of a screenpipe-style window (sources/screenpipe/fingerprint.py):
 after any insert, edit or deletion, a document the cache serves is the bytes of a fresh
 compile; a change to any value the reader reads changes the fingerprint; a day nothing
 touched is served from the cache without reading."""

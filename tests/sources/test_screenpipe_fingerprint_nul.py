@@ -1,6 +1,6 @@
 """A typed text holding a NUL, in a screenpipe-style store: the fingerprint hashes the
 text's length by the very expression the reader counts its characters with
-(``screenpipe_input.STORED_CHARS``, SQLite's ``length()``, which stops at the first NUL
+(``screenpipe.input.STORED_CHARS``, SQLite's ``length()``, which stops at the first NUL
 for both), so whatever a writer stores there — text with NULs before or after an edit,
 a blob, a number, NULL — the cache serves the bytes of a fresh compile, the fingerprint
 moves whenever the count the reader derives moves, and typed text is never hashed."""
@@ -20,7 +20,7 @@ from actframes.compile.pipeline import Options
 from actframes.emit.json_out import to_json
 from actframes.sources import open_source
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.screenpipe_input import STORED_CHARS
+from actframes.sources.screenpipe.input import STORED_CHARS
 
 from .test_screenpipe_fingerprint import WINDOWS, _fresh, _store
 

@@ -18,7 +18,7 @@ from actframes.compile.provenance import capture_digest
 from actframes.model import Capture
 from actframes.sources.base import READ_MARGIN_MS
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.screenpipe_time import Span, middle_text
+from actframes.sources.screenpipe.timestamps import Span, middle_text
 from actframes.window import day_window
 
 from ..builders import screenpipe_db

@@ -12,7 +12,7 @@ import pytest
 from actframes.api import compile_path
 from actframes.emit.json_out import to_json
 from actframes.resident import ResidentCache
-from actframes.sources.screenpipe_frames import HD_NOTE
+from actframes.sources.screenpipe.frames import HD_NOTE
 
 from ..tail_days import T0 as TAIL_T0
 from ..tail_days import WINDOW, fresh
@@ -72,7 +72,7 @@ def test_a_frame_without_app_and_trigger_but_no_chunk_is_still_rejected(tmp_path
 def test_today_from_the_tail_with_hd_markers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
     store = Store(tmp_path / "db.sqlite", NEWEST)
     first = make_day(seed=3, start_ms=TAIL_T0 - 3 * HOUR)
     write_day(store, first, "two_monitors", 30_000)

@@ -16,7 +16,7 @@ from actframes.api import compile_path
 from actframes.errors import SourceError
 from actframes.sources import open_source
 from actframes.sources.discover import describe
-from actframes.sources.screenpipe_storage import BULK_NOTE, StorageError, resolve
+from actframes.sources.screenpipe.storage import BULK_NOTE, StorageError, resolve
 
 from ..builders import cli_env, run_cli, sha256
 from .screenpipe_hybrid import DAY, GEN, descriptor, hybrid_store, plain_store

@@ -23,14 +23,11 @@ from actframes.compile.pipeline import Options
 from actframes.emit.json_out import to_json
 from actframes.errors import BusyError
 from actframes.model import Capture
-from actframes.sources import (
-    base,
-    open_source,
-    screenpipe_fingerprint,
-    screenpipe_steps_fingerprint,
-)
+from actframes.sources import base, open_source
 from actframes.sources.actions import steps_fingerprints
 from actframes.sources.screenpipe import ScreenpipeSource
+from actframes.sources.screenpipe import fingerprint as screenpipe_fingerprint
+from actframes.sources.screenpipe import steps_fingerprint as screenpipe_steps_fingerprint
 from actframes.window import Window, day_window, span_window
 
 from ..builders import commit, set_journal
@@ -131,7 +128,7 @@ def test_one_core_fingerprints_on_one_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _store(tmp_path / "store.db")
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 1)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 1)
     with ScreenpipeSource(path) as src:
         seen = _traced(src, {"main": src._conn})
         assert None not in src.fingerprints(BOUNDS)
@@ -339,6 +336,6 @@ def test_steps_fingerprints_share_the_days_between_two_threads(
     assert len(opened) == 2 and all(len(seen) == 1 for seen in opened)
     assert {next(iter(seen))[1] for seen in opened} == {False, True}
     monkeypatch.setattr(screenpipe_steps_fingerprint, "_fingerprint", real_day)
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 1)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 1)
     opened.clear()
     assert steps_fingerprints(path, "screenpipe", BOUNDS) == alone and len(opened) == 1

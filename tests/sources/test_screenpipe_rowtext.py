@@ -1,4 +1,4 @@
-"""The rows' text a screenpipe-style fingerprint hashes (sources/screenpipe_rowtext.py): the
+"""The rows' text a screenpipe-style fingerprint hashes (sources/screenpipe/rowtext.py): the
 sets written by one statement are, set by set, what each set's own statements write —
 also where a value is a blob (JSON cannot hold it: every set is written again on its
 own), a real (its set quote()d) or odd, in any of the columns read."""
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actframes.sources.base import connect_ro
-from actframes.sources.screenpipe_fingerprint import RowsFingerprint
-from actframes.sources.screenpipe_rowtext import _text, texts
-from actframes.sources.screenpipe_schema import detect
-from actframes.sources.screenpipe_time import Span
+from actframes.sources.screenpipe.fingerprint import RowsFingerprint
+from actframes.sources.screenpipe.rowtext import _text, texts
+from actframes.sources.screenpipe.schema import detect
+from actframes.sources.screenpipe.timestamps import Span
 
 from .test_screenpipe_fingerprint import READ, VALUES, WINDOWS, _store
 

@@ -13,7 +13,7 @@ from actframes.api import compile_path
 from actframes.cache import DocCache, compile_window_cached
 from actframes.emit.json_out import to_json
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.screenpipe_schema import CHECKED_VERSIONS, NEWEST_CHECKED
+from actframes.sources.screenpipe.schema import CHECKED_VERSIONS, NEWEST_CHECKED
 from actframes.window import day_window
 
 from ..builders import cli_env, ms, run_cli

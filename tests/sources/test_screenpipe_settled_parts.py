@@ -1,4 +1,4 @@
-"""The settled mark's kept early parts (sources/screenpipe_settled_parts.py) on a real WAL
+"""The settled mark's kept early parts (sources/screenpipe/settled_parts.py) on a real WAL
 store with a writer: after appends only, the early parts are served without SQL and the
 mark is the one a fresh reader makes by SQL; after any change to the early rows (or to the
 pages that hold them) they are made again by SQL, and the mark is again the fresh one. A
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from actframes.simulate.writers import format_ts
 from actframes.sources.base import READ_MARGIN_MS
 from actframes.sources.screenpipe import ScreenpipeSource
-from actframes.sources.sqlite_wal import WalFrames, read_pin
+from actframes.sources.sqlite_pages.wal import WalFrames, read_pin
 
 from .settled_store import CUT, EARLY, LONG, SPAN, Store
 
@@ -295,11 +295,11 @@ def test_the_incremental_mark_is_the_fresh_one(
 def test_the_tail_reads_serve_the_parts_on_two_connections(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Through the source's tail reads (``screenpipe_tail``): the pin read around the
+    """Through the source's tail reads (``screenpipe.tail``): the pin read around the
     handshake of the main connection and the two reading ones, the halves made at once in
     two threads. Appends: the verdict holds, its halves served; an early edit: the mark
     no longer holds, and the new mark is a fresh reader's."""
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
     store = Store(tmp_path / "store.db")
     a, b = SPAN[0] + READ_MARGIN_MS, SPAN[1] - READ_MARGIN_MS  # the source widens by these
     try:
@@ -333,7 +333,7 @@ def test_the_verdict_after_served_halves_runs_on_the_main_connection(
     its read transaction (counted). An early row rewritten to its own value writes its
     pages, no row changes: that verdict makes the half by SQL there and still holds, and
     the next one runs on two connections again. Each mark is a fresh reader's."""
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
     store = Store(tmp_path / "store.db")
     a, b = SPAN[0] + READ_MARGIN_MS, SPAN[1] - READ_MARGIN_MS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from actframes.api import compile_path
-from actframes.sources.screenpipe_frames import HD_NOTE
+from actframes.sources.screenpipe.frames import HD_NOTE
 
 from ..builders import ms
 from .screenpipe_summer import (

@@ -40,7 +40,7 @@ def test_today_from_the_tail_on_every_schema(
     step: int,
 ) -> None:
     # Two reading connections for the mark, whatever this machine has.
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
     store = Store(tmp_path / "db.sqlite", version)
     _write(store, len(name), T0 - 3 * HOUR, setup, step)  # 06:00Z: rows in both halves
     cache = ResidentCache(store.path)

@@ -43,7 +43,7 @@ def test_day_reads_the_same_without_ocr_text(tmp_path: Path, setup: str) -> None
 def test_today_from_the_tail_without_ocr_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
     store = Store(tmp_path / "db.sqlite", NEWEST)
     first = make_day(seed=3, start_ms=TAIL_T0 - 3 * HOUR)
     write_day(store, first, "two_monitors", 30_000)

@@ -1,4 +1,4 @@
-"""sources/sqlite_btree.py against real SQLite files, SQLite itself the oracle: the ``dbstat``
+"""sources/sqlite_pages/btree.py against real SQLite files, SQLite itself the oracle: the ``dbstat``
 virtual table names every page of a b-tree (its type and its path from the root), and SQL
 gives the rowids. Databases are built with page sizes 512 to 65536, with and without an
 INTEGER PRIMARY KEY, short rows and rows that spill into 1..N overflow pages, deletions
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actframes.sources import sqlite_btree
-from actframes.sources.sqlite_btree import (
+from actframes.sources.sqlite_pages import btree
+from actframes.sources.sqlite_pages.btree import (
     DbHeader,
     cell_keys,
     db_header,
@@ -508,7 +508,7 @@ def test_the_fast_leaf_parse_is_the_plain_one(dbs: dict[str, Db], data: st.DataO
             ">H", data.draw(st.integers(usable - 300, usable - 1))
         )
     try:  # the walk turns an index past the page into None
-        got = sqlite_btree._leaf_overflow_heads(bytes(page), leaf, usable)
+        got = btree._leaf_overflow_heads(bytes(page), leaf, usable)
     except IndexError:
         got = None
     # The pointers as changed (a moved cell's too), not as drawn from.

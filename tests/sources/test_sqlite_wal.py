@@ -1,4 +1,4 @@
-"""The WAL-index pin and the WAL's frames (sources/sqlite_wal.py) against SQLite itself: real
+"""The WAL-index pin and the WAL's frames (sources/sqlite_pages/wal.py) against SQLite itself: real
 WAL databases, a writer connection and a reader connection holding a read transaction. What
 the pin names must be the reader's snapshot, page for page (``dbstat`` of the reader's
 transaction says which pages a table has, their type and cell count)."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from actframes.sources import sqlite_wal
-from actframes.sources.sqlite_wal import Pin, WalFrames, read_pin, shm_checksum
+from actframes.sources.sqlite_pages import wal
+from actframes.sources.sqlite_pages.wal import Pin, WalFrames, read_pin, shm_checksum
 
 _TYPES = {"leaf": 0x0D, "internal": 0x05, "overflow": None}
 
@@ -78,7 +78,7 @@ def test_the_pin_is_the_readers_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pread: bool
 ) -> None:
     if not pread:  # as where the system has no pread (Windows)
-        monkeypatch.setattr(sqlite_wal, "_PREAD", None)
+        monkeypatch.setattr(wal, "_PREAD", None)
     db = tmp_path / "a.db"
     writer = _store(db)
     _append(writer, 300)

@@ -70,7 +70,7 @@ def build(path: Path) -> Store:
 def warm_cache(path: Path) -> Iterator[ResidentCache]:
     """The resident cache as a warm server holds it, its mark made on two connections."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("actframes.sources.parallel_parts.os.cpu_count", lambda: 2)
+        mp.setattr("actframes.sources.screenpipe.parallel_parts.os.cpu_count", lambda: 2)
         cache = ResidentCache(path)
         try:
             yield cache
@@ -84,7 +84,7 @@ def answer(cache: ResidentCache) -> str:
 
 def inline(cache: ResidentCache) -> int:
     """How many verdicts the cache's source made on its main connection alone, the kept
-    halves of the mark served before (``screenpipe_tail``)."""
+    halves of the mark served before (``screenpipe.tail``)."""
     tails = getattr(getattr(cache, "_source", None), "_tails", None)
     return 0 if tails is None else int(tails.inline)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from actframes.sources import screenpipe_actions
+from actframes.sources.screenpipe import actions as screenpipe_actions
 
 from ..builders import ms, run_entry
 from ..sources.screenpipe_clicks import Rect, click_macos, click_windows

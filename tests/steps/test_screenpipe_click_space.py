@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actframes.sources import screenpipe_actions
+from actframes.sources.screenpipe import actions as screenpipe_actions
 from actframes.steps.store_queries import steps_of_frame
 
 from ..builders import ms

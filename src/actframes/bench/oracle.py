@@ -2,7 +2,7 @@
 
 Independent of the compiler on purpose: it imports nothing from ``actframes.compile``,
 ``actframes.emit`` or ``actframes.sources`` but ActivityWatch's own rules
-(``sources/aw_rules.py``, checked against a real aw-server's answers). It opens the
+(``sources/activitywatch/rules.py``, checked against a real aw-server's answers). It opens the
 stores itself (``sqlite3`` for the native store and screenpipe-style databases, ``json``
 for ActivityWatch exports) and computes every answer with the measurement rules as
 SPEC.md defines them, written again here in plain Python:

@@ -1,7 +1,8 @@
 """The oracle's own reading of the capture stores, independent of ``actframes.sources``:
 ``sqlite3`` for the native store and screenpipe-style databases, ``json`` for ActivityWatch
-exports (with ActivityWatch's own rules, ``sources/aw_rules.py``, for what a host's window
-time credits). Every store becomes one ``Store`` of rows, key presses and away spans."""
+exports (with ActivityWatch's own rules, ``sources/activitywatch/rules.py``, for what a
+host's window time credits). Every store becomes one ``Store`` of rows, key presses and away
+spans."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
-from ..sources.aw_rules import Ev, HostInput, host_pieces
+from ..sources.activitywatch.rules import Ev, HostInput, host_pieces
 from .oracle_spans import minus, union
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -250,7 +251,7 @@ def _aw_events(bucket: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any
 
 
 def _load_aw_export(p: Path) -> Store:
-    from ..sources.aw_rules import Ev
+    from ..sources.activitywatch.rules import Ev
 
     try:
         doc = json.loads(p.read_bytes())

@@ -43,6 +43,7 @@ class Dataset:
     tz: str
     days: list[str] | None = None  # None: every day with rows
     source: str | None = None
+    audible_active: bool = True  # False: --no-audible-active (``sources.open_source``)
 
 
 @dataclass
@@ -76,7 +77,14 @@ def run_qa(
             questions = generate(facts, store, config.seed)
             if not questions:
                 continue
-            rendered = render_day(ds.db, day, ds.tz, budget=config.budget, source=ds.source)
+            rendered = render_day(
+                ds.db,
+                day,
+                ds.tz,
+                budget=config.budget,
+                source=ds.source,
+                audible_active=ds.audible_active,
+            )
             texts = dict(rendered.texts)
             day_out: dict[str, Any] = {
                 "dataset": ds.name,

@@ -54,11 +54,12 @@ def render_day(
     *,
     budget: int = DEFAULT_BUDGET,
     source: str | None = None,
+    audible_active: bool = True,
 ) -> DayText:
     from ..api import open_store
 
     window = day_window(day, tz)
-    with open_store(path, source, disk_cache=False) as store:
+    with open_store(path, source, disk_cache=False, audible_active=audible_active) as store:
         cap, doc = store.read_and_compile(window)
     interval = cap.interval or any(s.dur_ms is not None for s in cap.snapshots)
     rows = day_rows(cap.snapshots, window)

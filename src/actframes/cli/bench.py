@@ -42,6 +42,7 @@ def tokens(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     budget: int,
     as_json: bool,
 ) -> None:
@@ -53,7 +54,10 @@ def tokens(
 
     zone = tz or machine_zone()
     day = local_day(date, zone)
-    rendered = render_day(db or default_db(), day, zone, budget=check_budget(budget), source=source)
+    path, audible = db or default_db(), not no_audible_active
+    rendered = render_day(
+        path, day, zone, budget=check_budget(budget), source=source, audible_active=audible
+    )
     m = measure(rendered, budget)
     write_out(json.dumps(m, indent=1) + "\n" if as_json else tokens_markdown([m]))
 
@@ -124,6 +128,7 @@ def qa(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     dates: str | None,
     model: str,
     reps: str,
@@ -150,7 +155,7 @@ def qa(
             max_prompt_tokens=max_prompt_tokens,
             progress=say,
         )
-        dataset = Dataset(path.name, path, zone, _days(dates), source)
+        dataset = Dataset(path.name, path, zone, _days(dates), source, not no_audible_active)
         results = run_qa([dataset], config, answerer)
     if not results["days"]:
         raise UsageError(f"{path}: no day with rows to ask about")
@@ -221,8 +226,10 @@ def suite(
         seen = [x for x in results["days"] if x["dataset"] == d.name]
         if not seen:
             continue
-        busiest = max(seen, key=lambda x: (x["rows"], x["day"]))
-        rendered = render_day(d.db, busiest["day"], d.tz, budget=config.budget, source=d.source)
+        day = max(seen, key=lambda x: (x["rows"], x["day"]))["day"]  # the busiest
+        rendered = render_day(
+            d.db, day, d.tz, budget=config.budget, source=d.source, audible_active=d.audible_active
+        )
         measured.append(measure(rendered, config.budget))
         names.append(d.name)
     table = tokens_markdown(measured, names)

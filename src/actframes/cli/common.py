@@ -177,9 +177,12 @@ def min_minutes_option(f: F) -> F:
     return click_options([MIN_MINUTES])(f)
 
 
-def open_cli_store(db: Path | None, source: str | None, disk_cache: bool = True) -> Store:
+def open_cli_store(
+    db: Path | None, source: str | None, disk_cache: bool = True, *, audible_active: bool = True
+) -> Store:
     """The store a command reads (``api.open_store``), or a one-line error when none was
-    named and the default one does not exist yet."""
+    named and the default one does not exist yet. ``audible_active``: False for
+    --no-audible-active."""
     from ..api import open_store
 
     path = db or default_db()
@@ -188,7 +191,7 @@ def open_cli_store(db: Path | None, source: str | None, disk_cache: bool = True)
             f"{path}: no such file (no store here yet: `actframes demo` writes one, "
             "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
         )
-    return open_store(path, source, disk_cache=disk_cache)
+    return open_store(path, source, disk_cache=disk_cache, audible_active=audible_active)
 
 
 def compile_options(min_minutes: float) -> Any:
@@ -316,6 +319,7 @@ def run_day(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     fmt: str,
     min_minutes: float,
     budget: int,
@@ -323,7 +327,9 @@ def run_day(
 ) -> None:
     """The ``day`` command's work, once its arguments are parsed."""
     one_shot()
-    doc = compile_day_cli(date, db, tz, source, min_minutes, no_cache)
+    doc = compile_day_cli(
+        date, db, tz, source, min_minutes, no_cache, audible_active=not no_audible_active
+    )
     from ..emit.usable import unusable, usability_line
 
     line = usability_line(doc)
@@ -342,8 +348,11 @@ def compile_day_cli(
     source: str | None,
     min_minutes: float,
     no_cache: bool = False,
+    *,
+    audible_active: bool = True,
 ) -> Document:
-    """The shared path of every command that prints one day: zone, store, cache."""
+    """The shared path of every command that prints one day: zone, store, cache.
+    ``audible_active``: False for --no-audible-active."""
     from ..window import day_window
 
     zone = machine_zone() if tz is None else tz
@@ -356,7 +365,7 @@ def compile_day_cli(
 
     while_waiting(_load_compiler)
     try:
-        with open_cli_store(db, source, disk_cache=not no_cache) as store:
+        with open_cli_store(db, source, not no_cache, audible_active=audible_active) as store:
             return store.compile(window, options)
     finally:
         while_waiting(None)

@@ -43,6 +43,7 @@ def comms(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     fmt: str,
 ) -> None:
     """Who and where: the communication surfaces of DATE (default today).
@@ -67,7 +68,7 @@ def comms(
         until=until or None,
         names=COMMS_WINDOW,
     )
-    with open_cli_store(db, source) as store:
+    with open_cli_store(db, source, audible_active=not no_audible_active) as store:
         view = store.comms(window)
     if fmt == "json":
         from ..emit.json_out import to_json

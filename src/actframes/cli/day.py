@@ -34,6 +34,7 @@ def day(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     fmt: str,
     min_minutes: float,
     budget: int,
@@ -44,7 +45,7 @@ def day(
     Documents are cached (in $XDG_CACHE_HOME/actframes, or $ACTFRAMES_CACHE; "off"
     disables it) and served again only while the store holds the same rows for the day.
     """
-    run_day(date, db, tz, source, fmt, min_minutes, budget, no_cache)
+    run_day(date, db, tz, source, no_audible_active, fmt, min_minutes, budget, no_cache)
 
 
 # How ``context`` spells the window's parameters in its usage errors (window.resolve).
@@ -67,6 +68,7 @@ def context(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     budget: int,
     min_minutes: float,
 ) -> None:
@@ -85,7 +87,7 @@ def context(
         default_hours=2.0,
         names=CONTEXT_WINDOW,
     )
-    with open_cli_store(db, source) as store:
+    with open_cli_store(db, source, audible_active=not no_audible_active) as store:
         doc = store.compile(window, compile_options(min_minutes))
     write_out(to_context(doc, check_budget(budget)))
 
@@ -95,7 +97,12 @@ def context(
 @store_options
 @click.option("--by-host", is_flag=True, help="One block of rows per machine (ActivityWatch).")
 def apps(
-    date: str | None, db: Path | None, tz: str | None, source: str | None, by_host: bool
+    date: str | None,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    no_audible_active: bool,
+    by_host: bool,
 ) -> None:
     """Print the ledger of DATE as a table: time per app and site.
 
@@ -103,4 +110,5 @@ def apps(
     Input a source does not record shows as —, not 0.
     """
     one_shot()
-    write_out(ledger_table(compile_day_cli(date, db, tz, source, 0.0), by_host))
+    doc = compile_day_cli(date, db, tz, source, 0.0, audible_active=not no_audible_active)
+    write_out(ledger_table(doc, by_host))

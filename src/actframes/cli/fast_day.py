@@ -18,8 +18,8 @@ from .options import DAY_OPTIONS, Opt
 _BY_FLAG = {o.flag: o for o in DAY_OPTIONS if o.expose}
 DEFAULTS: dict[str, Any] = {"date": None, **{o.name: o.default for o in _BY_FLAG.values()}}
 # Those it leaves to click only feed a callback, which sets a process-wide default
-# (--day-start, --no-audible-active); a plain call gives none of them. Each callback, with
-# the value click passes for an option not given (a flag: False, else its default).
+# (--day-start); a plain call gives none of them. Each callback, with the value click
+# passes for an option not given (a flag: False, else its default).
 _UNGIVEN = tuple(
     (o.callback, False if o.kind == "flag" else o.default)
     for o in DAY_OPTIONS

@@ -43,6 +43,7 @@ def mcp(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     allow_replay: bool,
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
@@ -75,7 +76,9 @@ def mcp(
 
     zone = tz or machine_zone()
     policy = ReplayPolicy(allow_replay, allow_destructive_replay, replay_user_data_dir)
-    server = build_server(db or default_db(), zone, source, now_ms, policy)
+    server = build_server(
+        db or default_db(), zone, source, now_ms, policy, audible_active=not no_audible_active
+    )
     # What the imports made (the SDK, pydantic, the compiler) lives as long as the
     # process: frozen out of the collector, a full collection walks only what the calls
     # keep, not ~all of it (70-130 ms pauses on a busy 2-core machine, the slow calls of

@@ -56,13 +56,6 @@ def _set_day_start(_ctx: object, _param: object, text: str | None) -> None:
     DayStart.minutes = 0 if text is None else parse_day_start(text)
 
 
-def _set_audible_active(_ctx: object, _param: object, off: bool) -> None:
-    # Called on every invocation (flag given or not), so nothing carries over in-process.
-    from ..sources import AudibleActive
-
-    AudibleActive.on = not off
-
-
 # No checks on --db: a missing, unreadable or non-file store is the source's to refuse,
 # with the one exit status of every store problem (1), not click's usage status.
 STORE_OPTIONS: tuple[Opt, ...] = (
@@ -94,8 +87,7 @@ STORE_OPTIONS: tuple[Opt, ...] = (
         "flag",
         "ActivityWatch: audible browser tabs without input are not active time"
         " (its web UI counts them by default).",
-        callback=_set_audible_active,
-        expose=False,
+        default=False,
     ),
     Opt(
         "--day-start",

@@ -44,6 +44,7 @@ def _routine(
     until: str | None,
     whole: bool,
     rules: Any,
+    audible_active: bool,
 ) -> dict[str, Any]:
     if plan is not None:
         from ..routines.replay import load_plan
@@ -56,7 +57,9 @@ def _routine(
     zone = tz or machine_zone()
     path = (db or default_db()).expanduser()
     n, last = resolve_window(path, source, zone, days, until, whole)
-    return find_routine(path, source, zone, routine_id, n, last, rules=rules)
+    return find_routine(
+        path, source, zone, routine_id, n, last, rules=rules, audible_active=audible_active
+    )
 
 
 @click.command(context_settings=HELP)
@@ -132,6 +135,7 @@ def replay(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     fmt: str,
 ) -> None:
     """Replay a routine's plan in a browser, checking every step's guards first.
@@ -149,7 +153,9 @@ def replay(
         min_specific=min_specific,
         max_length=max_length,
     )
-    routine = _routine(routine_id, plan, db, tz, source, days, until, whole, rules)
+    routine = _routine(
+        routine_id, plan, db, tz, source, days, until, whole, rules, not no_audible_active
+    )
     # Check the plan and the slots before any browser starts.
     engine.validate(routine)
     engine.check_slots(routine, slots, allow_missing=dry_run)

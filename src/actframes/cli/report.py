@@ -39,6 +39,7 @@ def report(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     min_minutes: float,
     out: Path | None,
 ) -> None:
@@ -51,7 +52,7 @@ def report(
     from ..emit.html import to_html
 
     day = local_day(date, tz or machine_zone())
-    doc = compile_day_cli(day, db, tz, source, min_minutes)
+    doc = compile_day_cli(day, db, tz, source, min_minutes, audible_active=not no_audible_active)
     target = out if out is not None else Path(f"report-{day}.html")
     write_atomically(target, to_html(doc).encode("utf-8"))
     write_out(f"{target}\n")

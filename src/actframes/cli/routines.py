@@ -93,6 +93,7 @@ def routines(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     days: int | None,
     until: str | None,
     whole: bool,
@@ -127,7 +128,7 @@ def routines(
     # run reads again only the days that changed.
     with (
         Steps("routines", 2 if n is None or n > MANY_DAYS else 0) as progress,
-        open_store(path, source) as store,
+        open_store(path, source, audible_active=not no_audible_active) as store,
     ):
         found = store.routines(zone, start, end, rules, include_text, stage=progress.next)
     if not found.steps:

@@ -56,6 +56,7 @@ def steps(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     include_text: bool,
     layout: str | None,
     date: str | None,
@@ -74,7 +75,8 @@ def steps(
     if (frame_id is None) == (query is None):
         raise UsageError("give a FRAME_ID or --find WORDS (one of them)")
     matches: list[dict[str, Any]] | None = None
-    with open_store(path, source, disk_cache=False) as store:
+    audible = not no_audible_active
+    with open_store(path, source, disk_cache=False, audible_active=audible) as store:
         if query is not None:
             date = local_day(date, zone)
             matches = store.find(zone, query, date)
@@ -113,6 +115,7 @@ def patterns(
     db: Path | None,
     tz: str | None,
     source: str | None,
+    no_audible_active: bool,
     include_text: bool,
     layout: str | None,
     fmt: str,
@@ -123,7 +126,8 @@ def patterns(
     zone = tz or machine_zone()
     last = local_day(until, zone)
     path = (db or default_db()).expanduser()
-    with open_store(path, source, disk_cache=False) as store:
+    audible = not no_audible_active
+    with open_store(path, source, disk_cache=False, audible_active=audible) as store:
         first, out = store.patterns(zone, days, last, include_text, layout)
     if fmt == "json":
         write_out(_json_lines(out))

@@ -24,7 +24,14 @@ from .common import HELP, load_document, open_cli_store, store_options, write_ou
     show_default=True,
     help="text: the verdict, then one line per difference; json: all of it as one object.",
 )
-def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, fmt: str) -> None:
+def verify(
+    doc_path: Path,
+    db: Path | None,
+    tz: str | None,
+    source: str | None,
+    no_audible_active: bool,
+    fmt: str,
+) -> None:
     """Recompile DOC.json's window from the store and report every field that differs.
 
     The first line is the verdict; then one line per difference, "store" giving what the
@@ -35,7 +42,9 @@ def verify(doc_path: Path, db: Path | None, tz: str | None, source: str | None, 
     doc = load_document(doc_path)
     if tz is not None and tz != doc.get("window", {}).get("tz"):
         raise UsageError("--tz must match the document's own zone (or be left out)")
-    with open_cli_store(db, source, disk_cache=False) as store:
+    with open_cli_store(
+        db, source, disk_cache=False, audible_active=not no_audible_active
+    ) as store:
         report = store.verify(doc)
     if fmt == "json":
         write_out(

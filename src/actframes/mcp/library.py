@@ -36,9 +36,18 @@ _T = TypeVar("_T")
 class Service:
     """The library calls behind the tools, with the store, zone and clock fixed."""
 
-    def __init__(self, db: Path, tz: str, source: str | None, now_ms: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        db: Path,
+        tz: str,
+        source: str | None,
+        now_ms: Callable[[], int],
+        *,
+        audible_active: bool = True,
+    ) -> None:
         self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
-        self.store = open_store(db, source, resident=True)
+        # ``audible_active``: False for --no-audible-active (``sources.open_source``).
+        self.store = open_store(db, source, resident=True, audible_active=audible_active)
         self._lines = KeptLines()  # frame lines of the latest context block
 
     def close(self) -> None:

@@ -54,8 +54,10 @@ def build_server(
     source: str | None,
     now_ms: Callable[[], int],
     replay_policy: ReplayPolicy | None = None,
+    *,
+    audible_active: bool = True,
 ) -> MCPServer:
-    svc = Service(db, tz, source, now_ms)
+    svc = Service(db, tz, source, now_ms, audible_active=audible_active)
     policy = replay_policy or ReplayPolicy()
     server: MCPServer = StrictServer(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"

@@ -17,12 +17,20 @@ from .step_tokens import RStep, rsteps
 
 
 def read_steps(
-    path: Path, source: str | None, start_ms: int, end_ms: int, tz: str, include_text: bool
+    path: Path,
+    source: str | None,
+    start_ms: int,
+    end_ms: int,
+    tz: str,
+    include_text: bool,
+    *,
+    audible_active: bool = True,
 ) -> tuple[list[RStep], dict[str, tuple[int, int]]]:
     """(action steps of [start_ms, end_ms) in (device, time) order, screen sizes by
-    device). Stale events are re-attributed first, as the compiler does."""
+    device). Stale events are re-attributed first, as the compiler does.
+    ``audible_active``: as for ``sources.open_source``."""
     fam = store_actions.family(path, source)
-    cap = store_actions.read_capture(path, fam, start_ms, end_ms)
+    cap = store_actions.read_capture(path, fam, start_ms, end_ms, audible_active=audible_active)
     return capture_steps(path, fam, cap, start_ms, end_ms, tz, include_text)
 
 

@@ -112,9 +112,23 @@ def by_day(path: Path, source: str | None) -> bool:
 
 
 def read_day(
-    path: Path, source: str | None, zone: str, window: Window, include_text: bool
+    path: Path,
+    source: str | None,
+    zone: str,
+    window: Window,
+    include_text: bool,
+    *,
+    audible_active: bool = True,
 ) -> DaySteps:
-    steps, screens = read_steps(path, source, window.start_ms, window.end_ms, zone, include_text)
+    steps, screens = read_steps(
+        path,
+        source,
+        window.start_ms,
+        window.end_ms,
+        zone,
+        include_text,
+        audible_active=audible_active,
+    )
     return DaySteps(tuple(steps), tuple(sorted(screens.items())))
 
 
@@ -138,19 +152,26 @@ def mine_store(
     rules: Rules,
     include_text: bool = False,
     stage: Callable[[str], None] | None = None,
+    *,
+    audible_active: bool = True,
 ) -> Mining:
     """Read the window's steps and mine them; ``stage`` hears each stage's name first
     (a progress bar). A window of whole local days of a store read ``by_day`` is read a
     day at a time (``read_day``) and the days joined (``join_days``): what a long-lived
     process that keeps the days it read (``resident_routines``) mines too, byte for
-    byte."""
+    byte. ``audible_active``: as for ``sources.open_source``."""
     if stage is not None:
         stage("read steps")
     windows = day_windows(zone, start_ms, end_ms) if by_day(path, source) else None
     if windows is None:
-        steps, screens = read_steps(path, source, start_ms, end_ms, zone, include_text)
+        steps, screens = read_steps(
+            path, source, start_ms, end_ms, zone, include_text, audible_active=audible_active
+        )
     else:
-        days = [read_day(path, source, zone, w, include_text) for w in windows]
+        days = [
+            read_day(path, source, zone, w, include_text, audible_active=audible_active)
+            for w in windows
+        ]
         steps, screens = join_days(days)
     if stage is not None:
         stage("mine routines")
@@ -179,12 +200,16 @@ def find_routine(
     until: str | None,
     rules: Rules | None = None,
     include_text: bool = False,
+    *,
+    audible_active: bool = True,
 ) -> dict[str, Any]:
     """The routine ``routine_id`` mined from the store with ``rules`` (default: the
-    defaults); UsageError when absent."""
+    defaults); UsageError when absent. ``audible_active``: as for ``sources.open_source``."""
     start, end = window_of(zone, days, until)
     rules = rules or Rules()
-    found = mine_store(path, source, zone, start, end, rules, include_text)
+    found = mine_store(
+        path, source, zone, start, end, rules, include_text, audible_active=audible_active
+    )
     for r in found.routines:
         if r["id"] == routine_id:
             return r

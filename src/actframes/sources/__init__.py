@@ -14,14 +14,6 @@ SOURCE_KINDS = ("native", "screenpipe", "activitywatch", "uilog")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-class AudibleActive:
-    """ActivityWatch's web UI counts audible browser tabs as active time by default; the
-    CLI's --no-audible-active turns that off for every store opened after it (the MCP
-    server's too, whatever thread serves a call)."""
-
-    on = True
-
-
 def detect(path: Path) -> str:
     """The store family of ``path``, judged from the file's own content."""
     check_file(path)
@@ -67,29 +59,29 @@ def _sqlite_family(path: Path) -> str:
 
 
 def open_source(
-    path: str | Path, kind: str | None = None, *, audible_active: bool | None = None
+    path: str | Path, kind: str | None = None, *, audible_active: bool = True
 ) -> Source:
     """Open a capture store read-only; ``kind`` forces a family instead of detecting it.
-    ``audible_active`` (ActivityWatch only) defaults to ``AudibleActive.on``."""
-    audible = AudibleActive.on if audible_active is None else audible_active
+    ``audible_active`` (ActivityWatch only): audible browser tabs count as active time, as
+    ActivityWatch's web UI counts them by default (the CLI's --no-audible-active: False)."""
     if str(path).startswith(("http:/", "https:/")):  # a running ActivityWatch server
         if kind not in (None, "activitywatch"):
             raise SourceError(f"{path}: a server address is an ActivityWatch store")
-        from .aw_stores import AWRestSource
+        from .activitywatch.stores import AWRestSource
 
-        return AWRestSource(str(path), audible_active=audible)
+        return AWRestSource(str(path), audible_active=audible_active)
     p = Path(path).expanduser()
     if kind in (None, "screenpipe"):
-        from .screenpipe_storage import resolve
+        from .screenpipe.storage import resolve
 
         p = resolve(p)  # a migrated screenpipe store: its index, never the stale db.sqlite
     check_file(p)  # also when the family is forced: a FIFO must not be opened
     family = kind or detect(p)
     with reading(p):
-        return _open_family(p, family, audible)
+        return _open_family(p, family, audible_active)
 
 
-def _open_family(p: Path, family: str, audible: bool = True) -> Source:
+def _open_family(p: Path, family: str, audible: bool) -> Source:
     if family == "native":
         from .native import NativeSource
 
@@ -104,7 +96,7 @@ def _open_family(p: Path, family: str, audible: bool = True) -> Source:
         with p.open("rb") as fh:
             is_sqlite = fh.read(16) == _SQLITE_MAGIC
         if is_sqlite:
-            from .aw_stores import PEEWEE_TABLES, AWPeeweeSource
+            from .activitywatch.stores import PEEWEE_TABLES, AWPeeweeSource
 
             conn = connect_ro(p)
             try:
@@ -122,4 +114,4 @@ def _open_family(p: Path, family: str, audible: bool = True) -> Source:
     raise SourceError(f"unknown source kind {family!r} (known: {', '.join(SOURCE_KINDS)})")
 
 
-__all__ = ["SOURCE_KINDS", "AudibleActive", "Source", "detect", "open_source"]
+__all__ = ["SOURCE_KINDS", "Source", "detect", "open_source"]

@@ -24,19 +24,22 @@ def family(path: Path, forced: str | None = None) -> str:
     return detect(path)
 
 
-def open_any(path: Path, fam: str) -> Any:
+def open_any(path: Path, fam: str, *, audible_active: bool = True) -> Any:
     if fam == "uilog":
         from .uilog import UILogSource
 
         return UILogSource(path)
     from . import open_source
 
-    return open_source(path, fam)
+    return open_source(path, fam, audible_active=audible_active)
 
 
-def read_capture(path: Path, fam: str, start_ms: int, end_ms: int) -> Capture:
-    """The capture of [start_ms, end_ms), the store opened read-only and closed again."""
-    src = open_any(path, fam)
+def read_capture(
+    path: Path, fam: str, start_ms: int, end_ms: int, *, audible_active: bool = True
+) -> Capture:
+    """The capture of [start_ms, end_ms), the store opened read-only and closed again
+    (``audible_active``: as for ``open_source``)."""
+    src = open_any(path, fam, audible_active=audible_active)
     try:
         cap: Capture = src.read(start_ms, end_ms)
     finally:
@@ -76,15 +79,15 @@ def steps_fingerprints(path: Path, fam: str, spans: Sequence[tuple[int, int]]) -
     identified without reading it, where the family's reader can tell (native,
     screenpipe, aw-server-rust); None otherwise."""
     if fam == "native":
-        from . import native_actions
+        from .native import actions as native_actions
 
         return native_actions.fingerprints(path, spans)
     if fam == "screenpipe":
-        from . import screenpipe_steps_fingerprint
+        from .screenpipe import steps_fingerprint as screenpipe_steps_fingerprint
 
         return screenpipe_steps_fingerprint.fingerprints(path, spans)
     if fam == "activitywatch":
-        from . import aw_steps_fingerprint
+        from .activitywatch import steps_fingerprint as aw_steps_fingerprint
 
         return aw_steps_fingerprint.fingerprints(path, spans)
     return [None] * len(spans)
@@ -96,7 +99,7 @@ def days_fingerprinted(path: Path, fam: str) -> bool:
     if fam in ("native", "screenpipe"):
         return True
     if fam == "activitywatch":
-        from .aw_steps_fingerprint import is_aw_sqlite
+        from .activitywatch.steps_fingerprint import is_aw_sqlite
 
         return is_aw_sqlite(path)
     return False
@@ -113,11 +116,11 @@ def actions(
         acts = [a for a in actions_of(rows, include_text) if start_ms <= a.ts_ms < end_ms]
         return acts, [], {}
     if fam == "native":
-        from . import native_actions
+        from .native import actions as native_actions
 
         return native_actions.read(path, start_ms, end_ms, include_text)
     if fam == "screenpipe":
-        from . import screenpipe_actions
+        from .screenpipe import actions as screenpipe_actions
 
         return screenpipe_actions.read(path, start_ms, end_ms, include_text)
     if fam == "activitywatch":

@@ -49,7 +49,7 @@ class Found:
     @property
     def schema_status(self) -> str | None:
         """Either "checked" or "newer than checked" (SPEC.md §1.2c); None without a schema."""
-        from .screenpipe_schema import version_status
+        from .screenpipe.schema import version_status
 
         return None if self.schema is None else version_status(self.schema)
 
@@ -98,7 +98,7 @@ def discover(
 
 def describe(path: Path, what: str) -> Found | None:
     """Family, size and time range of the store at ``path``; None when it is not there."""
-    from .screenpipe_storage import described
+    from .screenpipe.storage import described
 
     path, problem = described(path)
     if problem is not None:
@@ -119,7 +119,7 @@ def describe(path: Path, what: str) -> Found | None:
 
 def _schema(path: Path) -> int | None:
     """The store's newest successful screenpipe migration, None without ``_sqlx_migrations``."""
-    from .screenpipe_schema import newest_migration
+    from .screenpipe.schema import newest_migration
 
     conn = connect_ro(path)
     try:

@@ -28,8 +28,11 @@ def steps_of_frame(
     date: str | None = None,
     include_text: bool = False,
     layout: str | None = None,
+    *,
+    audible_active: bool = True,
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(the frame's local day, its rendered steps in order)."""
+    """(the frame's local day, its rendered steps in order). ``audible_active``: as for
+    ``sources.open_source``."""
     if not frame_id.startswith("F") or not frame_id[1:].isdigit():
         raise UsageError(f"frame id {frame_id!r} is not of the form F<row id>")
     fam = store_actions.family(path, source)
@@ -39,7 +42,9 @@ def steps_of_frame(
             raise UsageError(f"{path}: no row {frame_id[1:]} for frame {frame_id} (try --date)")
         date = local_day_of(ts, zone)
     window = day_window(date, zone)
-    cap = store_actions.read_capture(path, fam, window.start_ms, window.end_ms)
+    cap = store_actions.read_capture(
+        path, fam, window.start_ms, window.end_ms, audible_active=audible_active
+    )
     doc = compile_capture(cap, window)
     frame = next((f for f in doc["frames"] if f["id"] == frame_id), None)
     if frame is None:
@@ -57,7 +62,14 @@ def steps_of_frame(
 
 
 def find_in_day(
-    path: Path, source: str | None, zone: str, query: str, date: str, limit: int = 10
+    path: Path,
+    source: str | None,
+    zone: str,
+    query: str,
+    date: str,
+    limit: int = 10,
+    *,
+    audible_active: bool = True,
 ) -> list[dict[str, Any]]:
     """The frames of one local day matching ``query``, best first (``compile/find.py``)."""
     from ..compile.find import find_frames, query_words
@@ -66,7 +78,9 @@ def find_in_day(
         raise UsageError(f"--find {query!r} has no word to look for")
     fam = store_actions.family(path, source)
     window = day_window(date, zone)
-    cap = store_actions.read_capture(path, fam, window.start_ms, window.end_ms)
+    cap = store_actions.read_capture(
+        path, fam, window.start_ms, window.end_ms, audible_active=audible_active
+    )
     doc = compile_capture(cap, window)
     return find_frames(doc, query, limit)
 
@@ -79,6 +93,8 @@ def patterns_over(
     last: str,
     include_text: bool = False,
     layout: str | None = None,
+    *,
+    audible_active: bool = True,
 ) -> tuple[str, list[dict[str, Any]]]:
     """(the first day, the measured patterns of the ``days`` local days ending on
     ``last``, each with its evidence and times in the zone). Stale input events are
@@ -89,7 +105,7 @@ def patterns_over(
     start = day_window(first.isoformat(), zone).start_ms
     end = day_window(last, zone).end_ms
     fam = store_actions.family(path, source)
-    cap = store_actions.read_capture(path, fam, start, end)
+    cap = store_actions.read_capture(path, fam, start, end, audible_active=audible_active)
     snaps = [s for s in cap.snapshots if start <= s.ts_ms < end]
     acts, elements, screens = store_actions.actions(path, fam, cap, start, end, include_text)
     # Stale events take the times the compiler's re-attribution gives them, so a pattern's

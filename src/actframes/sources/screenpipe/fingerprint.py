@@ -2,7 +2,7 @@
 
 screenpipe's tables keep no change counters, so "has this window changed?" is answered by
 the rows themselves, before Python parses any: SQLite writes, for each index range of the
-read (``screenpipe_time.text_ranges``) and for the rows no date holds, every column the
+read (``timestamps.text_ranges``) and for the rows no date holds, every column the
 reader uses of every row it may read as JSON text, and only that text is hashed here. The
 rows, per table:
 
@@ -11,9 +11,9 @@ rows, per table:
   frames whose app the reader takes from ``ocr_text``): frame, app, window, focus;
 - ``ui_events`` of every type (a row whose type changes to a counted one is in the
   text): id, timestamp, type, modifiers, the stored text's length by the reader's own
-  expression (``screenpipe_input.STORED_CHARS``; never the text), text_length, clicks, app.
+  expression (``input.STORED_CHARS``; never the text), text_length, clicks, app.
 
-Each column of the rows is written by ``json_group_array`` (``screenpipe_rowtext``: one
+Each column of the rows is written by ``json_group_array`` (``rowtext``: one
 JSON array per column, rows in the query's order) — NULL, an integer, text in quotes
 with its quotes and controls escaped — so a row's values are told apart from any
 other's, and so are their types ('1' and 1 differ); the arrays go to the hash one after
@@ -39,18 +39,13 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from ..fast.fasthash import sha256
-from .base import fetch
+from ...fast.fasthash import sha256
+from ..base import fetch
+from .input import STORED_CHARS
 from .parallel_parts import made_at_once, nothing
-from .screenpipe_input import STORED_CHARS
-from .screenpipe_rowtext import Job, texts
-from .screenpipe_schema import Schema
-from .screenpipe_time import (
-    Span,
-    after_prefix,
-    in_ranges,
-    odd_rows_sql,
-)
+from .rowtext import Job, texts
+from .schema import Schema
+from .timestamps import Span, after_prefix, in_ranges, odd_rows_sql
 
 # Bumped whenever the reader starts to read another column, so that older fingerprints
 # (kept in document caches) never match.
@@ -195,7 +190,7 @@ class RowsFingerprint:
     ) -> str | None:
         """The hash of ``plan``'s parts in order (after ``label``, the version and the
         tables' definitions), made at once on this connection and ``conns`` (each in a read
-        transaction of this one's state of the store: ``screenpipe_settled``); None when
+        transaction of this one's state of the store: ``settled``); None when
         the store changed meanwhile. ``ready``: called once the parts' threads started."""
         version, schema = self._begin()
         h = sha256(label + FINGERPRINT_VERSION.encode())

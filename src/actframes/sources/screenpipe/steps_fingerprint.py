@@ -5,7 +5,7 @@ A day's steps (``routines/step_streams.read_steps``) read two things:
 
 - the day's capture, ``READ_MARGIN_MS`` either side (``ScreenpipeSource.read``): the rows
   its read keeps by instant, and the rows no date holds (``RowsFingerprint.kept``);
-- its actions (``screenpipe_actions``): ``ui_events`` of the day. The capture's part
+- its actions (``actions``): ``ui_events`` of the day. The capture's part
   holds their type, modifiers, counts, app and the length of ``text_content``; the
   columns only actions read (window, URL, point, element and its bounds) and the text's
   type are added here over the same rows. Typed text is never hashed: a NUL hides the
@@ -13,7 +13,7 @@ A day's steps (``routines/step_streams.read_steps``) read two things:
   fingerprint (always read).
 
 ``elements`` is not read for steps (its bounds are fractions of a screen the store does
-not size: ``screenpipe_actions``), so it is not hashed either.
+not size: ``actions``), so it is not hashed either.
 
 Actions are hashed over the capture's rows (a superset: its margins are wider),
 so a row changes the fingerprint of the day it lies in (or whose margins it lies in),
@@ -29,14 +29,14 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from ..errors import SourceError
-from ..fast.fasthash import sha256
-from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
-from .exact_rows import json_row
+from ...errors import SourceError
+from ...fast.fasthash import sha256
+from ..base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
+from ..exact_rows import json_row
+from .fingerprint import RowsFingerprint
 from .parallel_parts import made_at_once, readers
-from .screenpipe_fingerprint import RowsFingerprint
-from .screenpipe_schema import Schema, detect
-from .screenpipe_time import Span
+from .schema import Schema, detect
+from .timestamps import Span
 
 # 2: clicks are no longer hit-tested against ``elements``, and ``element_bounds`` is read.
 # 3: the names of elements whose role may hold a field's contents are blanked.

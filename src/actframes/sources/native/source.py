@@ -8,13 +8,13 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import SourceError
-from ..model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
-from ..native_schema import READ_TABLES, SCHEMA_VERSION
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
-from ._rows import Names, check_ms, first_of_each_id
-from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, read_failed, tables
+from ...errors import SourceError
+from ...model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
+from ...native_schema import READ_TABLES, SCHEMA_VERSION
+from ...timeparse import MAX_TS_MS, MIN_TS_MS
+from .._columns import DuplicateIds, UnplacedRows, columns_from_groups
+from .._rows import Names, check_ms, first_of_each_id
+from ..base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, read_failed, tables
 
 DAY_MS = 86_400_000
 

@@ -1,4 +1,4 @@
-"""The text a screenpipe-style fingerprint hashes of a set of rows (``screenpipe_fingerprint``),
+"""The text a screenpipe-style fingerprint hashes of a set of rows (``fingerprint``),
 written by SQLite: one JSON array per column (``json_group_array``), or the rows quote()d
 where JSON would not be exact (the fingerprint's module docstring says when).
 
@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .base import fetch
+from ..base import fetch
 
 
 class Job(NamedTuple):

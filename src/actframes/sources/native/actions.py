@@ -17,10 +17,10 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from ..errors import SourceError
-from ..model import INPUT_KINDS, Action, Element, ScreenSize
-from ..text import clean_name
-from .base import READ_MARGIN_MS, connect_ro, fetch, read_failed, table_columns, tables
+from ...errors import SourceError
+from ...model import INPUT_KINDS, Action, Element, ScreenSize
+from ...text import clean_name
+from ..base import READ_MARGIN_MS, connect_ro, fetch, read_failed, table_columns, tables
 
 TREE_MARGIN_MS = 5_000
 DAY_MS = 86_400_000

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..errors import SourceError
-from .base import quote_ident, rowid_alias, table_columns, tables
+from ...errors import SourceError
+from ..base import quote_ident, rowid_alias, table_columns, tables
 
 # The upstream versions the reader was checked against (SPEC.md §1.2a, §1.2c,
 # docs/screenpipe.md): the newest migration in the tree (``_sqlx_migrations.version``,

@@ -9,12 +9,12 @@ from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any
 
-from ..model import Capture, Rejected, Snapshot
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._rows import NO_OFFSET_SQL, Names, first_of_each_id
-from .base import fetch
-from .screenpipe_schema import Schema
-from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
+from ...model import Capture, Rejected, Snapshot
+from ...timeparse import MAX_TS_MS, MIN_TS_MS
+from .._rows import NO_OFFSET_SQL, Names, first_of_each_id
+from ..base import fetch
+from .schema import Schema
+from .timestamps import Span, instant, instant_or_text, odd_rows_sql, split
 
 _SHOWN = itemgetter(2, 3, 4, 5)  # stored app, title, URL, focus of a frames row
 _ID, _TIME = itemgetter(0), itemgetter(1)  # of a Snapshot

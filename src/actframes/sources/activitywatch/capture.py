@@ -1,5 +1,5 @@
 """From ActivityWatch events to a Capture by ActivityWatch's own rules, host by host
-(``aw_rules``): window events flooded, cut to the host's flooded not-AFK periods (joined
+(``rules``): window events flooded, cut to the host's flooded not-AFK periods (joined
 by audible browser time unless ``audible_active`` is off), a browser window's time split
 by the URLs of the web events overlapping it. A host without an AFK bucket has its window
 time credited as recorded, and the document says so in ``blind_spots``. Each credited
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar, cast
 
-from ..model import Capture, Rejected, Snapshot, Span
-from ..text import clip_title
-from .aw_records import (
+from ...model import Capture, Rejected, Snapshot, Span
+from ...text import clip_title
+from .records import (
     AFK_TYPE,
     KIND,
     WEB_TYPE,
@@ -29,7 +29,7 @@ from .aw_records import (
     web_event,
     window_row,
 )
-from .aw_rules import Ev, HostInput, host_pieces
+from .rules import Ev, HostInput, host_pieces
 
 # Hostnames that say "this watcher does not know its machine" (aw-watcher-web).
 _NO_HOST = ("", "unknown")
@@ -118,7 +118,7 @@ def reaches(s: Snapshot, lo: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# ActivityWatch's rules, host by host (aw_rules)
+# ActivityWatch's rules, host by host (rules.py)
 
 
 def apply_rules(

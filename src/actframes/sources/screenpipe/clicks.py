@@ -27,7 +27,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..model import Action
+from ...model import Action
 
 # A look-up row names the click at the same point at most this long after it.
 LOOKUP_MS = 2_000

@@ -13,7 +13,7 @@ import json
 import sqlite3
 from pathlib import Path, PurePosixPath
 
-from ..errors import SourceError
+from ...errors import SourceError
 
 DESCRIPTOR = "storage.json"
 LEGACY_DB = "db.sqlite"

@@ -19,11 +19,11 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import SourceError
-from ..fast.fasthash import sha256
-from .activitywatch import _bucketrow_term  # how the reader seeks: the same plan here
-from .base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
-from .exact_rows import json_row
+from ...errors import SourceError
+from ...fast.fasthash import sha256
+from ..base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
+from ..exact_rows import json_row
+from .source import _bucketrow_term  # how the reader seeks: the same plan here
 
 STEPS_VERSION = "aw-steps-1"
 _NS_PER_MS = 1_000_000

@@ -1,14 +1,14 @@
-"""The early parts of a screenpipe-style store's settled mark (``screenpipe_settled``), kept
+"""The early parts of a screenpipe-style store's settled mark (``settled``), kept
 between calls while the store's WAL shows that none of their rows changed (issue #20).
 
 A part (the rows of one half, from the read's start to the cut's hour, or of the cut's
-hour) is the digest SQL writes of its jobs' rows (``screenpipe_fingerprint``); made again
+hour) is the digest SQL writes of its jobs' rows (``fingerprint``); made again
 each call, it costs most of a tail call. Kept here with, per table it reads,
 ``count(*)``, ``min(rowid)`` and ``max(rowid)`` of the rows the job hashes
-(``screenpipe_settled_stats``), the tables' schema rows, and the table b-tree pages that
-hold the rowid range ``[min, max]`` at the state it was made in (``sqlite_btree``: the
+(``settled_stats``), the tables' schema rows, and the table b-tree pages that
+hold the rowid range ``[min, max]`` at the state it was made in (``sqlite_pages.btree``: the
 leaves and their cells' overflow pages, each with a digest of its bytes, and each interior
-page's routing of the range), with that state's WAL generation and frame (``sqlite_wal``).
+page's routing of the range), with that state's WAL generation and frame (``sqlite_pages.wal``).
 A later call in a read transaction pinned to a state of the same generation serves the
 kept bytes when the row counts and schema rows are the same (one statement for all the
 call's kept parts), no leaf or overflow page of the range was written by a frame since,
@@ -33,11 +33,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .base import fetch
-from .screenpipe_fingerprint import PartKey, RowsFingerprint
-from .screenpipe_settled_stats import counts, stats
-from .sqlite_btree import KeyRangePages, db_header, key_range_pages, routing
-from .sqlite_wal import Pin, WalFrames, read_pin
+from ..base import fetch
+from ..sqlite_pages.btree import KeyRangePages, db_header, key_range_pages, routing
+from ..sqlite_pages.wal import Pin, WalFrames, read_pin
+from .fingerprint import PartKey, RowsFingerprint
+from .settled_stats import counts, stats
 
 Ranges = list[tuple[str, str]]
 Make = Callable[[RowsFingerprint], bytes]

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from ..model import Capture, Rejected
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._rows import parse_ts
+from ...model import Capture, Rejected
+from ...timeparse import MAX_TS_MS, MIN_TS_MS
+from .._rows import parse_ts
 
 # UTC offsets reach ±23:59 (timeparse accepts any hour below 24): a row's local date-time
 # lies within this much of its instant.

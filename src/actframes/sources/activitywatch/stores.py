@@ -1,7 +1,7 @@
 """The other places ActivityWatch keeps its data: the Python ``aw-server``'s own SQLite
 file (peewee: ``bucketmodel`` / ``eventmodel``) and a running server's REST API
 (``http://127.0.0.1:5600``). Both give the same buckets and events as an export, and the
-same rules apply (``aw_capture.events_capture``).
+same rules apply (``capture.events_capture``).
 
 The peewee file (aw-core ``aw_datastore/storages/peewee.py``): ``bucketmodel`` (``key``
 the integer row, ``id`` the bucket id, ``type``, ``hostname``), ``eventmodel``
@@ -24,14 +24,14 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from ..errors import SourceError
-from ..model import Capture, Rejected
-from ..text import clean_name
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from .activitywatch import json_event, json_object
-from .aw_capture import events_capture
-from .aw_records import KIND, WINDOW_TYPE, Bucket, Event
-from .base import READ_MARGIN_MS, Source, connect_ro, reading, table_columns, tables
+from ...errors import SourceError
+from ...model import Capture, Rejected
+from ...text import clean_name
+from ...timeparse import MAX_TS_MS, MIN_TS_MS
+from ..base import READ_MARGIN_MS, Source, connect_ro, reading, table_columns, tables
+from .capture import events_capture
+from .records import KIND, WINDOW_TYPE, Bucket, Event
+from .source import json_event, json_object
 
 PEEWEE_TABLES = {"bucketmodel", "eventmodel"}
 _BUCKET_COLUMNS = {"key", "id", "type", "hostname"}

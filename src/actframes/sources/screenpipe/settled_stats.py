@@ -1,4 +1,4 @@
-"""What the kept early parts of a settled mark (``screenpipe_settled_parts``) are checked
+"""What the kept early parts of a settled mark (``settled_parts``) are checked
 against by SQL: per table a part reads, its root page, whether it is odd (WITHOUT ROWID, a
 column named like the rowid), and how many rows the part's job hashes, with the smallest
 and largest rowid when a part is made (its pages are walked over that range), or the count
@@ -15,9 +15,9 @@ frames with their time range.
 
 from __future__ import annotations
 
-from .base import fetch
-from .screenpipe_fingerprint import RowsFingerprint
-from .screenpipe_time import in_ranges
+from ..base import fetch
+from .fingerprint import RowsFingerprint
+from .timestamps import in_ranges
 
 Ranges = list[tuple[str, str]]
 _ROWID_NAMES = "('rowid', 'oid', '_rowid_')"

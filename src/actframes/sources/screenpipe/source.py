@@ -1,18 +1,18 @@
 """Reader for screenpipe databases (``frames``, ``ocr_text``, ``ui_events``), every schema
 since mid-2024, and the reference recorder's databases, which share the shape.
 
-Columns are discovered with ``PRAGMA table_info`` (``screenpipe_schema``); ``frames(id,
+Columns are discovered with ``PRAGMA table_info`` (``schema``); ``frames(id,
 timestamp)`` and an ``app_name`` in ``frames`` or ``ocr_text`` are required. The app is
 taken per row from ``frames``, else from the frame's ``ocr_text`` rows; only focused rows
-earn time, and the rows of every monitor form one stream (``screenpipe_frames``; SPEC.md
+earn time, and the rows of every monitor form one stream (``frames``; SPEC.md
 §1.2 and §1.2a give the facts, with the upstream files they come from). Input counts come
-from ``ui_events`` (``screenpipe_input``).
+from ``ui_events`` (``input``).
 
 A read of ``[start, end)`` returns the rows whose instant lies within ``READ_MARGIN_MS``
 of it, as every reader does (the look-behind credits time into the window, the
 look-ahead tells the last row its successor), and the rows no date holds (reported in
 every window). Which index ranges hold them, and how SQLite parses their instants, is in
-``screenpipe_time``.
+``timestamps``.
 """
 
 from __future__ import annotations
@@ -21,29 +21,22 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import SourceError
-from ..model import Capture
-from ._rows import NO_OFFSET_SQL, naive_note
-from .base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work, read_failed
+from ...errors import SourceError
+from ...model import Capture
+from .._rows import NO_OFFSET_SQL, naive_note
+from ..base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, idle_work, read_failed
+from .frames import frames_query, read_frames
+from .input import CLIPBOARD_OPS, EVENT_KINDS, Background, clipboard_op, events_query, read_events
 from .parallel_parts import readers
-from .screenpipe_frames import frames_query, read_frames
-from .screenpipe_input import (
-    CLIPBOARD_OPS,
-    EVENT_KINDS,
-    Background,
-    clipboard_op,
-    events_query,
-    read_events,
-)
-from .screenpipe_schema import detect, schema_notes
-from .screenpipe_storage import storage_notes
-from .screenpipe_time import Span, date_bounds, middle_text
+from .schema import detect, schema_notes
+from .storage import storage_notes
+from .timestamps import Span, date_bounds, middle_text
 
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
 if TYPE_CHECKING:
-    from .screenpipe_fingerprint import RowsFingerprint
-    from .screenpipe_tail import Settle, SettledMark, TailReads
+    from .fingerprint import RowsFingerprint
+    from .tail import Settle, SettledMark, TailReads
 
 
 class ScreenpipeSource(Source):
@@ -133,7 +126,7 @@ class ScreenpipeSource(Source):
 
     def fingerprint(self, start_ms: int, end_ms: int) -> str | None:
         """What identifies every value a read of the window would parse: a hash of its
-        raw rows, joined in SQLite (``screenpipe_fingerprint``). None if it cannot be
+        raw rows, joined in SQLite (``fingerprint``). None if it cannot be
         made (the read then reports why)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
@@ -157,7 +150,7 @@ class ScreenpipeSource(Source):
 
     def settled_mark(self, start_ms: int, end_ms: int, cut_ms: int) -> SettledMark | None:
         """What identifies the raw rows a read of the window holds before ``cut_ms``
-        (``screenpipe_settled.settled``), with whether all of them have UTC timestamps:
+        (``settled.settled``), with whether all of them have UTC timestamps:
         equal marks mean rows were only inserted since, none before the cut, so only the
         tail need be read (``tail.py``)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
@@ -171,7 +164,7 @@ class ScreenpipeSource(Source):
     ) -> tuple[Capture, Settle] | None:
         """``read(cut_ms, end_ms)``, and (``Settle``) the mark at ``next_cut_ms`` when the
         window's rows before ``cut_ms`` still have ``mark``, else None: both from one
-        state of the store (``screenpipe_tail``). None when the store cannot tell."""
+        state of the store (``tail``). None when the store cannot tell."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         tail = Span(cut_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
@@ -183,14 +176,14 @@ class ScreenpipeSource(Source):
         if self._tails is None:
             # Loaded only here: it imports concurrent.futures (and so logging and an
             # exit hook), ~6 ms that a one-shot ``actframes day`` never needs.
-            from .screenpipe_tail import TailReads
+            from .tail import TailReads
 
             self._tails = TailReads(self._conn, self._bg_conn, self._schema, self._read)
         return self._tails
 
     def _rows(self) -> RowsFingerprint:
         if self._rows_fingerprint is None:
-            from .screenpipe_fingerprint import RowsFingerprint  # (only a cached read asks)
+            from .fingerprint import RowsFingerprint  # (only a cached read asks)
 
             self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
         return self._rows_fingerprint

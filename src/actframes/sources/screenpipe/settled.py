@@ -1,10 +1,10 @@
 """The settled mark of a screenpipe-style store (``tail.py``): what identifies the rows a
 read of a span holds before a cut, from their raw rows as the fingerprint hashes them
-(``screenpipe_fingerprint``). Equal marks mean that since, rows were only inserted, none
+(``fingerprint``). Equal marks mean that since, rows were only inserted, none
 before the cut. It costs most of a tail call (every row of the day before the cut), so
 its big part, the rows from the read's start to the cut's hour, is hashed in two halves,
 made at once when the caller gives another connection in the same state of the store
-(``screenpipe_tail``): SQLite works with the interpreter's lock released.
+(``tail``): SQLite works with the interpreter's lock released.
 
 The halves meet at the timestamp of the row whose id is halfway between the first and
 the last of those rows' (about as many rows each: screenpipe's ids ascend with time), or,
@@ -22,11 +22,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
 
-from .base import fetch
+from ..base import fetch
+from .fingerprint import Plan, RowsFingerprint, rows_of
 from .parallel_parts import nothing
-from .screenpipe_fingerprint import Plan, RowsFingerprint, rows_of
-from .screenpipe_settled_parts import EarlyParts, Make
-from .screenpipe_time import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
+from .settled_parts import EarlyParts, Make
+from .timestamps import UTC_SHAPE, Span, in_ranges, middle_text, ms_expr, text_at
 
 Ranges = list[tuple[str, str]]
 
@@ -44,7 +44,7 @@ def settled(
     other connections in a read transaction of ``rows``' state of the store, which make
     parts of it at once; ``ready`` is called once their threads have started.
     ``early``: how the parts before the cut's hour are made when the WAL pins that state
-    (``screenpipe_settled_parts``: the same bytes, kept while their rows are unchanged).
+    (``settled_parts``: the same bytes, kept while their rows are unchanged).
 
     It hashes every row of the read's ranges whose text orders before a second after
     the cut and from a second before the read's start (index ranges, no row tested),
@@ -60,7 +60,7 @@ def settled(
     inner = [(max(lo, start), hi) for lo, hi in below if hi > start]
     outer = [(lo, min(hi, start)) for lo, hi in below if lo < start]
     # The rows from the read's start up to the cut's hour, then the hour's: at a verdict
-    # that moves the cut within the hour (``screenpipe_tail``), both marks share the
+    # that moves the cut within the hour (``tail``), both marks share the
     # first parts' digests (one state of the store), and the second mark hashes the
     # hour only. Each row is in one part.
     hour = later[:13]

@@ -11,7 +11,7 @@ Buckets used (by ``type``), grouped by host (the bucket's ``hostname``):
 - ``web.tab.current``: the host's browser tabs (buckets of an ``unknown`` host serve a host
   that has none of its own, as the web UI does).
 
-Active time follows ActivityWatch's own rules, host by host (``aw_rules``): window events
+Active time follows ActivityWatch's own rules, host by host (``rules``): window events
 flooded, cut to the host's flooded not-AFK periods (joined by audible browser time unless
 ``audible_active`` is off), a browser window's time split by the URLs of the web events
 overlapping it. A host without an AFK bucket has its window time credited as recorded,
@@ -27,7 +27,7 @@ order. Rows that cannot be used (empty app, bad timestamp or duration, out of ra
 become ``Rejected`` entries; rows without a usable time are reported by every read.
 
 Here: the two readers, export JSON parsing and SQL. The records and their meaning are in
-``aw_records``, the rules that make a Capture of them in ``aw_capture``.
+``records``, the rules that make a Capture of them in ``capture``.
 """
 
 from __future__ import annotations
@@ -39,13 +39,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import TypeGuard
 
-from ..errors import SourceError
-from ..model import Capture, Rejected
-from ..text import clean_name
-from ..timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
-from ._rows import naive_note, without_offset
-from .aw_capture import apply_rules, capture_of, events_capture, keep_usable, reaches
-from .aw_records import (
+from ...errors import SourceError
+from ...model import Capture, Rejected
+from ...text import clean_name
+from ...timeparse import MAX_TS_MS, MIN_TS_MS, TimestampError, check_range, parse_iso_ms
+from .._rows import naive_note, without_offset
+from ..base import READ_MARGIN_MS, Source, connect_ro, quote_ident, reading, table_columns, tables
+from .capture import apply_rules, capture_of, events_capture, keep_usable, reaches
+from .records import (
     AFK_TYPE,
     KIND,
     WEB_TYPE,
@@ -59,15 +60,6 @@ from .aw_records import (
     assign_ids,
     web_event,
     window_row,
-)
-from .base import (
-    READ_MARGIN_MS,
-    Source,
-    connect_ro,
-    quote_ident,
-    reading,
-    table_columns,
-    tables,
 )
 
 _NS_PER_MS = 1_000_000

@@ -15,8 +15,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..model import Rejected
-from ..text import clean_name
+from ...model import Rejected
+from ...text import clean_name
 
 KIND = "activitywatch"
 WINDOW_TYPE = "currentwindow"

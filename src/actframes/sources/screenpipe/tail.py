@@ -1,7 +1,7 @@
 """A screenpipe-style store's tail reads (``tail.py``): the settled mark of the rows before
 a cut, and the read of the rows from it on, taken from one state of the store.
 
-The mark hashes every row before the cut (``screenpipe_settled``), which costs most of a
+The mark hashes every row before the cut (``settled``), which costs most of a
 tail call; the read is short. They run at once, the mark on the reading threads'
 connections (its two halves at once on two, where ``parallel_parts.readers`` allows) and
 the read on the main one, whose read transactions are shown to hold the same state: the
@@ -22,20 +22,20 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import NamedTuple
 
-from ..model import Capture
-from .base import data_version
+from ...model import Capture
+from ..base import data_version
+from ..sqlite_pages.wal import Pin, read_pin
+from .fingerprint import RowsFingerprint
 from .parallel_parts import nothing, readers
-from .screenpipe_fingerprint import RowsFingerprint
-from .screenpipe_schema import Schema
-from .screenpipe_settled import settled, settled_in_utc
-from .screenpipe_settled_parts import EarlyParts, SettledParts
-from .screenpipe_time import Span, text_at
-from .sqlite_wal import Pin, read_pin
+from .schema import Schema
+from .settled import settled, settled_in_utc
+from .settled_parts import EarlyParts, SettledParts
+from .timestamps import Span, text_at
 
 
 class SettledMark(NamedTuple):
     """The digest of the rows before a cut, and whether every one of them has a UTC
-    timestamp in screenpipe's shape (``screenpipe_settled.settled_in_utc``)."""
+    timestamp in screenpipe's shape (``settled.settled_in_utc``)."""
 
     digest: str
     in_utc: bool

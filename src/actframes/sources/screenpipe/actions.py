@@ -4,7 +4,7 @@ Actions are the counted events of ``ScreenpipeSource`` (same rows, same ids), as
 screenpipe writes them: a ``text`` row is one typing burst (its characters; the text
 itself only when the operator opted in), a ``key`` row a shortcut, a click the real
 click — the accessibility look-up row written just after it (``click_count = 0``) only
-names the click's target (``screenpipe_clicks``) — and ``clipboard`` rows copy, cut or
+names the click's target (``clicks``) — and ``clipboard`` rows copy, cut or
 paste by ``modifiers``. Columns are discovered; absent ones read as NULL. An element of a
 role that may be named by its contents (``form_roles``) keeps its role and loses its name
 unless the operator opted in to typed text, on the click row and the look-up row alike.
@@ -20,15 +20,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ..form_roles import shown_element_name
-from ..model import TEXT, Action, Element, ScreenSize
-from ..text import clean_name
-from ..timeparse import TimestampError, parse_iso_ms
-from .base import connect_ro, fetch, read_failed, table_columns, tables
-from .screenpipe_clicks import Lookup, name_clicks, own_target, parse_bounds
-from .screenpipe_input import EVENT_KINDS, clipboard_op, echoes
-from .screenpipe_schema import detect
-from .screenpipe_time import Span
+from ...form_roles import shown_element_name
+from ...model import TEXT, Action, Element, ScreenSize
+from ...text import clean_name
+from ...timeparse import TimestampError, parse_iso_ms
+from ..base import connect_ro, fetch, read_failed, table_columns, tables
+from .clicks import Lookup, name_clicks, own_target, parse_bounds
+from .input import EVENT_KINDS, clipboard_op, echoes
+from .schema import detect
+from .timestamps import Span
 
 
 def _col(cols: set[str], name: str) -> str:
@@ -69,7 +69,7 @@ def _read(
     if "ui_events" not in tables(conn):
         return []
     c = table_columns(conn, "ui_events")
-    # The rows the capture's read keeps for the window (screenpipe_time.Span), so that
+    # The rows the capture's read keeps for the window (timestamps.Span), so that
     # only the window's rows are parsed here, not the days either side its dates reach.
     rows = Span(start_ms, end_ms).rows("ui_events", indexed)
     q = (

@@ -7,7 +7,7 @@ transaction that starts while the header stays the same sees exactly that state:
 each page, the latest frame at or below ``max_frame`` that holds it, else the database
 file. ``WalFrames`` follows one generation of the ``-wal`` file frame by frame, as far as
 the pins it is shown, and so answers which pages were written between two pins and what a
-page held at a pin. The incremental settled mark (``screenpipe_settled_parts``) trusts
+page held at a pin. The incremental settled mark (``screenpipe.settled_parts``) trusts
 those answers only while a read transaction of that state is open (the checkpointer then
 copies no later frame into the file) and only when the generation is still the same
 afterwards (no restart overwrote frames meanwhile). Nothing here writes: every file is

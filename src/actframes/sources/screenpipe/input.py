@@ -10,14 +10,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent
-from ..text import clean_name
-from ..timeparse import MAX_TS_MS, MIN_TS_MS
-from ._columns import DuplicateIds, UnplacedRows, columns_from_groups
-from ._rows import first_of_each_id
-from .base import fetch
-from .screenpipe_schema import Schema
-from .screenpipe_time import Span, instant, instant_or_text, odd_rows_sql, split
+from ...model import CLICK, COPY, KEY, PASTE, SCROLL, Capture, InputEvent
+from ...text import clean_name
+from ...timeparse import MAX_TS_MS, MIN_TS_MS
+from .._columns import DuplicateIds, UnplacedRows, columns_from_groups
+from .._rows import first_of_each_id
+from ..base import fetch
+from .schema import Schema
+from .timestamps import Span, instant, instant_or_text, odd_rows_sql, split
 
 # Stored event types and the input kind each counts as. screenpipe writes ordinary typing
 # as ``text`` rows (one per burst, counted by its characters) and ``key`` rows only for
@@ -52,7 +52,7 @@ _KEYBOARD_KEYS = (f"clipboard:{ord('c')}", f"clipboard:{ord('x')}")
 
 # A text row's characters as the reader counts them: SQLite's length() — of text, its
 # characters up to the first NUL; of a blob, its bytes; of a number, its text's length.
-# The fingerprints hash this very expression (``screenpipe_fingerprint``), never the
+# The fingerprints hash this very expression (``fingerprint``), never the
 # text: the two agree for every stored value, a NUL and what follows it included.
 STORED_CHARS = "length(text_content)"
 
