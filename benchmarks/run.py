@@ -851,6 +851,11 @@ def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     db = work / "store.db"
     day = simulate_day(today, TZ, seed=SEED, rows=2_600)
     (write_native if family == "native" else write_screenpipe)(db, day)
+    if family == "screenpipe-summer":  # the summer-2026 schema, an HD-recorded meeting
+        from summer_schema import upgrade
+
+        first = min(s.ts_ms for s in day.snapshots)
+        upgrade(db, first + 3 * 3_600_000)
     writer = Appender(db, family, max(s.ts_ms for s in day.snapshots))
     cpu: list[float] = []
     client: list[float] = []
@@ -874,10 +879,11 @@ def _bench_today(ctx: Context, family: str) -> dict[str, Any]:
     }
 
 
-for _family in ("screenpipe", "native"):
+for _family in ("screenpipe", "screenpipe-summer", "native"):
     benchmark(
         f"today-{_family}",
-        f"get_context for today on a {_family} store while each call finds a new row",
+        f"get_context for today on a {_family} store while each call finds a new row"
+        + (" (summer-2026 schema, HD markers)" if _family == "screenpipe-summer" else ""),
     )(functools.partial(_bench_today, family=_family))
 
 

@@ -219,3 +219,17 @@ def test_splice_declines_what_only_a_whole_read_can_order() -> None:
     assert splice(before, new_column, 40) is not None  # the new column's events: before
     assert splice(before, Capture("native", has_input=False), 20) is None
     assert splice(before, Capture("native", has_input=True, notes=["estimated"]), 20) is None
+
+
+def test_splice_keeps_a_row_note_only_from_rows_before_the_cut() -> None:
+    before = Capture("native", [_snap(1, 10), _snap(2, 30)], notes=["store", "hd", "late"])
+    before.row_notes = {"hd": 10, "late": 30}
+    tail = Capture("native", [_snap(2, 30)], notes=["store", "new"])
+    tail.row_notes = {"new": 30}
+    got = splice(before, tail, 20)
+    assert got is not None
+    # "late" came from a row from the cut on, which the tail read no longer has
+    assert sorted(got.notes) == ["hd", "new", "store"]
+    assert got.row_notes == {"hd": 10, "new": 30}
+    other_store = Capture("native", [_snap(2, 30)], notes=["hd"])
+    assert splice(before, other_store, 20) is None  # the store's own notes must agree

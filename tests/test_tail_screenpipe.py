@@ -386,3 +386,63 @@ def test_the_mark_a_verdict_moves_on_to_is_a_fresh_sources(tmp_path: Path) -> No
                 assert fresh.in_utc is not local_row
     finally:
         writer.conn.close()
+
+
+def _hd_marker(conn: sqlite3.Connection, at: int) -> int:
+    """One of screenpipe's HD recording markers (SPEC.md §1.2c): a chunk and offset,
+    focused, no app, no snapshot, no capture trigger."""
+    rid = int(conn.execute("SELECT max(id) FROM frames").fetchone()[0]) + 1
+    with conn:
+        conn.execute(
+            "INSERT INTO frames (id, video_chunk_id, offset_index, timestamp, focused,"
+            " device_name) VALUES (?, 7, 0, ?, 1, 'monitor_1')",
+            (rid, format_ts(at)),
+        )
+    return rid
+
+
+def test_hd_markers_keep_the_tail_and_their_note(tmp_path: Path) -> None:
+    """The HD note comes from rows: kept while its marker lies before the cut, taken from
+    the tail when the marker is new, gone with a marker deleted from the tail; the tail
+    read serves throughout, each answer a fresh compile's bytes."""
+    from actframes.sources.screenpipe.frames import HD_NOTE
+
+    path = write_screenpipe(tmp_path / "store.db", _day(60))
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "ALTER TABLE frames ADD COLUMN snapshot_path TEXT;"
+        " ALTER TABLE frames ADD COLUMN capture_trigger TEXT;"
+    )
+    _hd_marker(conn, T0 + 30_000)  # early in the day: before every cut
+    cache = ResidentCache(path)
+    writer = _Writer(path)
+    try:
+        first = cache.document(WINDOW)
+        assert HD_NOTE in first["blind_spots"]
+        for i in range(6):
+            writer.do("frame", 5, i % 3)
+            assert to_json(cache.document(WINDOW)) == _fresh(path)
+        tail = cache.stats["tail"]
+        assert tail >= 5, cache.stats
+
+        with conn:
+            conn.execute("DELETE FROM frames WHERE id = (SELECT min(id) FROM frames"
+                         " WHERE app_name IS NULL)")  # fmt: skip
+        assert HD_NOTE not in cache.document(WINDOW)["blind_spots"]  # read whole
+        for i in range(3):
+            writer.do("frame", 5, i % 3)
+        late = _hd_marker(conn, writer._newest() + 1_000)  # after the cut: in the tail
+        got = cache.document(WINDOW)
+        assert HD_NOTE in got["blind_spots"] and to_json(got) == _fresh(path)
+        writer.do("frame", 5, 0)
+        assert to_json(cache.document(WINDOW)) == _fresh(path)
+        with conn:
+            conn.execute("DELETE FROM frames WHERE id = ?", (late,))
+        writer.do("frame", 5, 1)
+        got = cache.document(WINDOW)
+        assert HD_NOTE not in got["blind_spots"] and to_json(got) == _fresh(path)
+        assert cache.stats["tail"] == tail + 3, cache.stats  # all but the read after the delete
+    finally:
+        writer.conn.close()
+        conn.close()
+        cache.close()

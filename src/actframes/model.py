@@ -157,7 +157,8 @@ class Capture(Record):
         "event_columns",
         "notes",
     )
-    __slots__ = (*_fields, "distinct_ids")  # (what a reader vouches for: not compared)
+    # (what a reader vouches for, and where its notes came from: not compared)
+    __slots__ = (*_fields, "distinct_ids", "row_notes")
 
     kind: str
     snapshots: list[Snapshot]
@@ -181,6 +182,11 @@ class Capture(Record):
     # store's key, or it kept one event per id. The compiler then need not look for
     # repeats in each frame's evidence; a capture made any other way says False.
     distinct_ids: bool
+    # Of ``notes``, those that rows gave (not the store's version): each with the instant
+    # of its earliest such row. A read from a cut on (``splice``) keeps such a note when
+    # that row lies before the cut, where rows are unchanged; the other notes belong to
+    # every read of the store and must agree.
+    row_notes: dict[str, int]
 
     def __init__(
         self,
@@ -208,6 +214,7 @@ class Capture(Record):
         self.event_columns = [] if event_columns is None else event_columns
         self.notes = [] if notes is None else notes
         self.distinct_ids = False
+        self.row_notes = {}
 
     def all_columns(self) -> list[EventColumn]:
         return self.event_columns + group_events(self.events)

@@ -29,7 +29,7 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         or tail.events
         or (before.kind, before.has_input, before.has_afk, before.has_urls, before.interval)
         != (tail.kind, tail.has_input, tail.has_afk, tail.has_urls, tail.interval)
-        or sorted(set(before.notes)) != sorted(set(tail.notes))
+        or set(before.notes) - before.row_notes.keys() != set(tail.notes) - tail.row_notes.keys()
     ):
         return None
     snaps = _before(before.snapshots, cut_ms)
@@ -54,7 +54,7 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
             columns.append(EventColumn(col.kind, col.app, col.device, ts, ids, counts, text))
     if any(c.ts and c.ts[-1] >= cut_ms for c in later.values()):
         return None  # a column the earlier read lacked: where it goes is the reader's
-    return Capture(
+    cap = Capture(
         kind=before.kind,
         snapshots=snaps,
         afk=list(before.afk),
@@ -63,8 +63,15 @@ def splice(before: Capture, tail: Capture, cut_ms: int) -> Capture | None:
         has_urls=before.has_urls,
         interval=before.interval,
         event_columns=columns,
-        notes=list(before.notes),
     )
+    # The store's notes (equal in both), the notes of rows before the cut (unchanged
+    # since) and those of the rows read from the cut on: a read of the whole window's.
+    row_notes = {n: t for n, t in before.row_notes.items() if t < cut_ms}
+    for n, t in tail.row_notes.items():
+        row_notes[n] = min(t, row_notes.get(n, t))
+    cap.notes = [n for n in before.notes if n not in before.row_notes] + sorted(row_notes)
+    cap.row_notes = row_notes
+    return cap
 
 
 def _before(snaps: list[Snapshot], cut_ms: int) -> list[Snapshot]:

@@ -168,11 +168,16 @@ def apps_from_ocr(
         snaps.append(Snapshot(rid, ts, pick[0], title, url, "", None))
     if no_app:
         markers = hd_markers(conn, s, [rid for rid, _ in no_app])
+        first: int | None = None
         for rid, ts in no_app:
             if rid not in markers:
                 cap.rejected.append(Rejected("frames", str(rid), "empty app name", ts))
-        if markers and HD_NOTE not in cap.notes:
-            cap.notes.append(HD_NOTE)
+            elif first is None or ts < first:
+                first = ts
+        if first is not None:
+            if HD_NOTE not in cap.notes:
+                cap.notes.append(HD_NOTE)
+            cap.row_notes[HD_NOTE] = min(first, cap.row_notes.get(HD_NOTE, first))
 
 
 # screenpipe's HD recorder (macOS, since 2026-05-30) indexes its high-fps video with one
