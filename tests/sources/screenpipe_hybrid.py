@@ -18,7 +18,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from actframes.sources.screenpipe.payloads import UI_EVENTS_COLUMNS
+
 from ..builders import iso, ms, screenpipe_db
+from .screenpipe_migrate import BULK_CATALOG, FRAME_CATALOG
 
 DAY = "2026-10-05"
 GEN = "3f1c2a9e-7b4d-4c1e-9a55-0d6b8e2f4a10"
@@ -80,43 +83,21 @@ def descriptor(**overrides: Any) -> dict[str, Any]:
     return d
 
 
-_CATALOG = """
+_CATALOG = (
+    """
 CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL,
     installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL,
     checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);
 INSERT INTO _sqlx_migrations VALUES (20260818133000, 'checked', '2026-08-18', 1, X'00', 1);
 CREATE TABLE _hybrid_migrations (version INTEGER PRIMARY KEY, checksum TEXT);
 INSERT INTO _hybrid_migrations VALUES (1,'c1'),(3,'c3'),(4,'c4'),(5,'c5'),(6,'c6'),(7,'c7');
-CREATE TABLE storage_metadata (singleton INTEGER PRIMARY KEY CHECK(singleton=1),
-    descriptor TEXT NOT NULL, revision INTEGER NOT NULL DEFAULT 0, maintenance TEXT,
-    staging_bytes INTEGER NOT NULL DEFAULT 0, staging_limit INTEGER, record_limit INTEGER,
-    policy TEXT, required_surfaces INTEGER NOT NULL DEFAULT 0, writer_version TEXT);
-CREATE TABLE payload_files (id TEXT PRIMARY KEY, search_path TEXT NOT NULL UNIQUE,
-    detail_path TEXT NOT NULL UNIQUE, search_checksum TEXT, detail_checksum TEXT,
-    schema_version INTEGER NOT NULL,
-    state TEXT CHECK(state IN ('encoding','published','dirty','retired')),
-    row_count INTEGER NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP);
-CREATE TABLE frame_payloads (
-    frame_id INTEGER PRIMARY KEY REFERENCES frames(id) ON DELETE CASCADE,
-    generation INTEGER NOT NULL CHECK(generation>0),
-    state TEXT CHECK(state IN ('staged','sealed')),
-    file_id TEXT REFERENCES payload_files(id), bytes INTEGER NOT NULL,
-    policy TEXT NOT NULL, completed_surfaces INTEGER NOT NULL DEFAULT 0,
-    capture_version TEXT, archive_writer_version TEXT, attempts INTEGER NOT NULL DEFAULT 0,
-    retry_at INTEGER, last_error TEXT,
-    CHECK((state='staged' AND file_id IS NULL) OR (state='sealed' AND file_id IS NOT NULL)));
-CREATE INDEX frame_payloads_file ON frame_payloads(file_id);
-CREATE INDEX frame_payloads_staging ON frame_payloads(state, frame_id);
 ALTER TABLE frames ADD COLUMN full_text TEXT;
 ALTER TABLE frames ADD COLUMN accessibility_text TEXT;
 ALTER TABLE frames ADD COLUMN accessibility_tree_json TEXT;
 ALTER TABLE frames ADD COLUMN text_json TEXT;
-ALTER TABLE frames ADD COLUMN payload_full_text_length INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE frames ADD COLUMN payload_accessibility_length INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE frames ADD COLUMN payload_full_text_present INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE frames ADD COLUMN payload_accessibility_present INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE frames ADD COLUMN payload_detail_present INTEGER NOT NULL DEFAULT 0;
 """
+    + FRAME_CATALOG
+)
 
 
 def _payloads(root: Path, ids: list[int]) -> tuple[str, str, str, str]:
@@ -162,25 +143,12 @@ def _payloads(root: Path, ids: list[int]) -> tuple[str, str, str, str]:
     return search.as_posix(), detail.as_posix(), sha(search), sha(detail)
 
 
-_BULK = """
-CREATE TABLE _bulk_files (id INTEGER PRIMARY KEY, table_name TEXT NOT NULL,
-    path TEXT NOT NULL UNIQUE, checksum TEXT NOT NULL,
-    state TEXT CHECK(state IN ('encoding','published','dirty','retired')), rows INTEGER NOT NULL);
-ALTER TABLE ui_events ADD COLUMN _archive_file INTEGER REFERENCES _bulk_files(id);
-ALTER TABLE ui_events ADD COLUMN _archive_mask INTEGER NOT NULL DEFAULT 511;
-ALTER TABLE ui_events ADD COLUMN _archive_generation INTEGER NOT NULL DEFAULT 1;
-INSERT INTO _hybrid_migrations VALUES (2, 'c2');
-"""
-
-# ui_events' archived columns, in registry order (bulk/mod.rs TABLES[2]).
-BULK_UI_COLUMNS = (
-    "text_content", "element_value", "element_description", "element_ancestors",
-    "element_bounds", "window_title", "browser_url", "element_name", "element_automation_id",
-)  # fmt: skip
+_BULK = BULK_CATALOG + "INSERT INTO _hybrid_migrations VALUES (2, 'c2');"
 
 
-def _bulk_file(root: Path, ids: list[int]) -> tuple[str, str]:
-    """The archived ui_events rows as ``payloads/bulk-v1/ui_events/<uuid>.parquet``."""
+def _bulk_file(root: Path, rows: list[tuple[Any, ...]]) -> tuple[str, str]:
+    """The archived ui_events rows (id, then UI_EVENTS_COLUMNS' values; a column the table
+    lacks is None) as ``payloads/bulk-v1/ui_events/<uuid>.parquet``."""
     rel = Path("storage", GEN, "payloads", "bulk-v1", "ui_events", f"{FILE_ID}.parquet")
     (root / rel).parent.mkdir(parents=True)
     try:
@@ -191,11 +159,11 @@ def _bulk_file(root: Path, ids: list[int]) -> tuple[str, str]:
     else:
         fields = [pa.field("id", pa.int64(), nullable=False)]
         fields.append(pa.field("generation", pa.int64(), nullable=False))
-        fields += [pa.field(c, pa.string()) for c in BULK_UI_COLUMNS]
+        fields += [pa.field(c, pa.string()) for c in UI_EVENTS_COLUMNS]
+        ids = [r[0] for r in rows]
         cols = [pa.array(ids, pa.int64()), pa.array([1] * len(ids), pa.int64())]
         cols += [
-            pa.array(["Issues · actframes" if c == "window_title" else None for _ in ids])
-            for c in BULK_UI_COLUMNS
+            pa.array([r[1 + i] for r in rows], pa.string()) for i in range(len(UI_EVENTS_COLUMNS))
         ]
         table = pa.table(cols, schema=pa.schema(fields))
         pq.write_table(table, root / rel, compression="zstd", store_schema=False)
@@ -241,13 +209,16 @@ def hybrid_store(
             conn.executescript(_BULK)
             late = [e for e in events() if ms(e[1].replace("Z", "+00:00")) >= MIGRATED_AT]
             archived = [e[0] for e in late]
-            path, checksum = _bulk_file(root, archived)
+            have = {r[1] for r in conn.execute("PRAGMA table_info(ui_events)")}
+            picked = ", ".join(c if c in have else "NULL" for c in UI_EVENTS_COLUMNS)
+            marks_of = f"SELECT id, {picked} FROM ui_events WHERE id = ?"
+            values = [conn.execute(marks_of, (i,)).fetchone() for i in sorted(archived)]
+            path, checksum = _bulk_file(root, values)
             conn.execute(
                 "INSERT INTO _bulk_files VALUES (1, 'ui_events', ?, ?, 'published', ?)",
                 (path, checksum, len(archived)),
             )
-            have = {r[1] for r in conn.execute("PRAGMA table_info(ui_events)")}
-            marks = ", ".join(f"{c} = NULL" for c in BULK_UI_COLUMNS if c in have)
+            marks = ", ".join(f"{c} = NULL" for c in UI_EVENTS_COLUMNS if c in have)
             conn.executemany(
                 f"UPDATE ui_events SET {marks}, _archive_file = 1, _archive_mask = 0 WHERE id = ?",
                 [(i,) for i in archived],

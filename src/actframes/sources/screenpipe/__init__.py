@@ -1,9 +1,9 @@
 """The screenpipe-style reader (screenpipe's ``db.sqlite`` and the reference recorder's
 databases): ``source`` (``ScreenpipeSource``), ``schema``, ``storage`` (a migrated store's
-index), ``frames``, ``input``, ``timestamps``, the raw-row fingerprints (``fingerprint``,
-``steps_fingerprint``, ``rowtext``), the settled mark of a growing day (``tail``,
-``settled``, ``settled_parts``, ``settled_stats``), steps (``actions``, ``clicks``) and
-the parts a read makes at once (``parallel_parts``).
+index) and ``payloads`` (its Parquet files), ``frames``, ``input``, ``timestamps``, the
+raw-row fingerprints (``fingerprint``, ``steps_fingerprint``, ``rowtext``), the settled
+mark of a growing day (``tail``, ``settled``, ``settled_parts``, ``settled_stats``),
+steps (``actions``, ``clicks``) and the parts a read makes at once (``parallel_parts``).
 
 The names below load on first use: a store of another family, and anything that needs
 only ``storage`` or ``schema``, never imports the reader.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from ...form_roles import shown_element_name
 from ...model import TEXT, Action, Element, ScreenSize
@@ -27,6 +28,7 @@ from ...timeparse import TimestampError, parse_iso_ms
 from ..base import connect_ro, fetch, read_failed, table_columns, tables
 from .clicks import Lookup, name_clicks, own_target, parse_bounds
 from .input import EVENT_KINDS, clipboard_op, echoes
+from .payloads import ARCHIVE_COLUMNS, BulkReader, archives
 from .schema import detect
 from .timestamps import Span
 
@@ -78,14 +80,21 @@ def _read(
         f" {_col(c, 'element_role')}, {_col(c, 'element_name')}, {_col(c, 'text_content')},"
         f" {_col(c, 'text_length')}, {_col(c, 'click_count')}, {_col(c, 'modifiers')},"
         f" {_col(c, 'element_bounds')}"
-        f" FROM {rows}"
     )
+    archived = archives(c)
+    if archived:
+        q += ", " + ", ".join(ARCHIVE_COLUMNS)
+    raw = fetch(conn, q + f" FROM {rows}")
+    if archived:
+        raw = _unarchived(conn, raw)
     out: list[Action] = []
     lookups: list[Lookup] = []
     polled: list[tuple[int, int, str | None]] = []
     keyboard: list[tuple[int, int, str | None]] = []
-    for row in fetch(conn, q):
-        rid, ts_raw, et, app, title, url, x, y, role, name, txt, nbytes, clicks, mods, box = row
+    for row in raw:
+        rid, ts_raw, et, app, title, url, x, y, role, name, txt, nbytes, clicks, mods, box = row[
+            :15
+        ]
         ts = _ms(ts_raw)
         if not isinstance(rid, int) or ts is None or not start_ms <= ts < end_ms:
             continue
@@ -148,6 +157,33 @@ def _read(
         out = [a for a in out if a.event_id not in gone]
     out.sort(key=lambda a: (a.ts_ms, a.event_id))
     return name_clicks(out, lookups)
+
+
+# The archived columns _read selects, by their place in its rows.
+_ARCHIVED_AT = {
+    "window_title": 4, "browser_url": 5, "element_name": 9, "text_content": 10,
+    "element_bounds": 14,
+}  # fmt: skip
+
+
+def _unarchived(conn: sqlite3.Connection, raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows with the values screenpipe moved to Parquet put back (SPEC.md §1.2d)."""
+    keys = [(r[0], r[15], r[16], r[17]) for r in raw if r[15] is not None]
+    if not keys:
+        return raw
+    got = BulkReader(conn).values(keys, _ARCHIVED_AT)
+    if not got:
+        return raw
+    out = []
+    for r in raw:
+        values = got.get(r[0])
+        if values:
+            row = list(r)
+            for col, v in values.items():
+                row[_ARCHIVED_AT[col]] = v
+            r = tuple(row)
+        out.append(r)
+    return out
 
 
 _ECHO_CODES = frozenset({ord("p"), ord("c"), ord("x")})

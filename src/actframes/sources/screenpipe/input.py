@@ -16,6 +16,7 @@ from ...timeparse import MAX_TS_MS, MIN_TS_MS
 from .._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from .._rows import first_of_each_id
 from ..base import fetch
+from .payloads import ARCHIVE_COLUMNS, BulkReader, archives, sqlite_chars
 from .schema import Schema
 from .timestamps import Span, instant, instant_or_text, odd_rows_sql, split
 
@@ -127,6 +128,10 @@ def read_events(
     _, _, where = event_sql(s)
     if any(g[2] == _POLLED_KEY for g in groups):
         groups = _without_echoes(groups)
+    archived: dict[int, int] = {}
+    if any(g[8] and is_text(g[2]) for g in groups) and archives(s.ecols):
+        archived = _archived_chars(conn, s, span, cap)
+        groups = [_with_archived(g, archived) if g[8] and is_text(g[2]) else g for g in groups]
     if any(g[8] and is_text(g[2]) for g in groups):
         cap.notes.append(ESTIMATE_NOTE)
     odd = fetch(conn, odd_rows_sql("ui_events", "id", where, s.events_indexed), ())
@@ -143,11 +148,49 @@ def read_events(
             return
         except (DuplicateIds, UnplacedRows):
             pass
-    _read_events_rowwise(conn, s, cap, span)
+    _read_events_rowwise(conn, s, cap, span, archived)
     cap.distinct_ids = True  # (one event kept per id)
 
 
-def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span) -> None:
+def _archived_chars(
+    conn: sqlite3.Connection, s: Schema, span: Span, cap: Capture
+) -> dict[int, int]:
+    """The characters of the span's text rows whose text screenpipe moved to Parquet
+    (parquet-bulk-v1, SPEC.md §1.2d), by id, as ``STORED_CHARS`` counts them."""
+    q = (
+        f"SELECT ui_events.id, {', '.join(ARCHIVE_COLUMNS)}"
+        f" FROM {span.rows('ui_events', s.events_indexed)}"
+        " AND event_type = 'text' COLLATE NOCASE AND text_content IS NULL"
+        " AND _archive_file IS NOT NULL"
+    )
+    reader = BulkReader(conn)
+    got = reader.values(fetch(conn, q, ()), ["text_content"])
+    cap.notes.extend(n for n in reader.problems if n not in cap.notes)
+    return {
+        rid: max(1, sqlite_chars(v["text_content"]))
+        for rid, v in got.items()
+        if isinstance(v.get("text_content"), str)
+    }
+
+
+def _with_archived(g: Any, archived: dict[int, int]) -> Any:
+    """A text group of events_query with the archived rows' characters in place of
+    their estimates (and fewer estimated rows)."""
+    ids, chars = str(g[5]).split(","), str(g[7]).split(",")
+    if not archived or len(ids) != len(chars):
+        return g
+    found = 0
+    for i, rid in enumerate(ids):
+        n = archived.get(int(rid)) if rid.isdigit() else None
+        if n is not None:
+            chars[i] = str(n)
+            found += 1
+    return (*g[:7], ",".join(chars), g[8] - found) if found else g
+
+
+def _read_events_rowwise(
+    conn: sqlite3.Connection, s: Schema, cap: Capture, span: Span, archived: dict[int, int]
+) -> None:
     app = "app_name" if "app_name" in s.ecols else "NULL"
     # Only the counted types are read: stores hold far more mouse moves than clicks.
     key, chars, counted = event_sql(s)
@@ -169,6 +212,8 @@ def _read_events_rowwise(conn: sqlite3.Connection, s: Schema, cap: Capture, span
     events: list[InputEvent] = []
     apps: dict[object, str | None] = {}
     kinds: dict[object, str | None] = {}
+    if archived:
+        rows = [(r[0], r[1], r[2], r[3], archived.get(r[0], r[4])) for r in rows]
     for rid, ts, kind_raw, app_raw, count in rows:
         # The common row (integer id, an instant SQLite parsed) takes the short path.
         if type(rid) is not int or type(ts) is not int or not MIN_TS_MS <= ts < MAX_TS_MS:

@@ -130,9 +130,16 @@ class ScreenpipeSource(Source):
         made (the read then reports why)."""
         span = Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS)
         try:
-            return self._rows().window(span)
+            return self._noted(self._rows().window(span))
         except sqlite3.DatabaseError:
             return None
+
+    def _noted(self, fingerprint: str | None) -> str | None:
+        """The fingerprint, marked when the store's notes are not the rows' alone: a
+        migrated store read without pyarrow gives another document than with it."""
+        if fingerprint is None or not self._storage_notes:
+            return fingerprint
+        return fingerprint + ":unread-payloads"
 
     def fingerprints(self, windows: list[tuple[int, int]]) -> list[str | None]:
         """``[fingerprint(a, b) for a, b in windows]``, the same strings, made at once on
@@ -144,7 +151,8 @@ class ScreenpipeSource(Source):
             if self._tails is not None:
                 self._tails.drain()  # a mark may still be using the other connection
             extra = readers(len(spans)) - 1
-            return self._rows().windows(spans, [self._bg_conn(i) for i in range(extra)])
+            found = self._rows().windows(spans, [self._bg_conn(i) for i in range(extra)])
+            return [self._noted(f) for f in found]
         except (sqlite3.DatabaseError, SourceError):
             return [None] * len(spans)
 

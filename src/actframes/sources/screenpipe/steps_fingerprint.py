@@ -33,8 +33,10 @@ from ...errors import SourceError
 from ...fast.fasthash import sha256
 from ..base import READ_MARGIN_MS, connect_ro, fetch, table_columns, tables
 from ..exact_rows import json_row
+from . import payloads
 from .fingerprint import RowsFingerprint
 from .parallel_parts import made_at_once, readers
+from .payloads import archives
 from .schema import Schema, detect
 from .timestamps import Span
 
@@ -95,6 +97,8 @@ def _fingerprint(worker: _Worker, start_ms: int, end_ms: int) -> str | None:
         return None
     h = sha256(f"{STEPS_VERSION}:{capture}".encode())
     h.update(events)
+    if archives(parts.s.ecols):  # archived rows' titles and text come from Parquet files
+        h.update(b"payloads read" if payloads.parquet_available() else b"payloads unread")
     if fetch(conn, "PRAGMA data_version", ()) != version:
         return None
     return f"{STEPS_VERSION}:{h.hexdigest()}"
@@ -104,7 +108,8 @@ class _Parts:
     """The query of the actions' columns, for the columns the store has."""
 
     def __init__(self, conn: sqlite3.Connection, s: Schema) -> None:
-        self._conn, self._s = conn, s
+        self._conn = conn
+        self.s = s
         present = tables(conn)
         self._events: str | None = None
         self._nul = "0"
@@ -122,7 +127,7 @@ class _Parts:
         part cannot tell its length (the day is then always read)."""
         if self._events is None:
             return b"events:none"
-        where = span.rows("ui_events", self._s.events_indexed)
+        where = span.rows("ui_events", self.s.events_indexed)
         n, text, nul = fetch(
             self._conn,
             f"SELECT count(*), CAST(group_concat(r, ';') AS BLOB), max(nul)"

@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path, PurePosixPath
 
 from ...errors import SourceError
+from . import payloads
 
 DESCRIPTOR = "storage.json"
 LEGACY_DB = "db.sqlite"
@@ -91,17 +92,13 @@ def described(path: Path) -> tuple[Path, str | None]:
         return root / DESCRIPTOR, _first_line(exc)
 
 
-# The note when ui_events text was moved to Parquet (parquet-bulk-v1): the rows keep their
-# type, modifiers, app and text_length, so time and counts are whole; titles, URLs, element
-# names and typed text of archived rows are NULL in the index and not read.
-BULK_NOTE = (
-    "screenpipe hybrid-parquet payloads not read: window titles, URLs, element names and"
-    " typed text of archived input events are missing"
-)
-
-
 def storage_notes(conn: sqlite3.Connection) -> list[str]:
-    """``[BULK_NOTE]`` when some ui_events rows of the store are archived to Parquet."""
+    """``[MISSING_NOTE]`` when some ui_events rows of the store are archived to Parquet
+    (parquet-bulk-v1) and pyarrow is not installed to read them: the rows keep their type,
+    modifiers, app and text_length, so time and counts are whole, but their titles, URLs,
+    element names and typed text are missing. With pyarrow, ``payloads`` reads them."""
+    if payloads.parquet_available():
+        return []
     try:
         cols = {r[1] for r in conn.execute("PRAGMA table_info(ui_events)")}
         if "_archive_file" not in cols:
@@ -111,7 +108,7 @@ def storage_notes(conn: sqlite3.Connection) -> list[str]:
         ).fetchone()
     except sqlite3.DatabaseError:
         return []
-    return [BULK_NOTE] if row else []
+    return [payloads.MISSING_NOTE] if row else []
 
 
 def store_path(path: str | Path, kind: str | None) -> Path:
@@ -125,4 +122,4 @@ def store_path(path: str | Path, kind: str | None) -> Path:
     return given if target == expanded else target
 
 
-__all__ = ["BULK_NOTE", "StorageError", "described", "resolve", "storage_notes", "store_path"]
+__all__ = ["StorageError", "described", "resolve", "storage_notes", "store_path"]
