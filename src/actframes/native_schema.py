@@ -12,3 +12,11 @@ APPLICATION_ID = 0x41465231  # "AFR1"
 CORE_TABLES = frozenset({"snapshots", "input_events"})
 # Tables the native reader needs (version 1 onwards).
 READ_TABLES = CORE_TABLES | {"afk"}
+
+# Apps the recorder writes when no window has the focus (``[none]``), or when its window
+# source has reported nothing (``[silent]``: a KWin script or GNOME Shell extension that
+# does not answer). Such a row holds its time, so the app before it stops earning there,
+# but earns none itself: nobody's window was focused (``compile/no_window.py``).
+NONE_APP = "[none]"
+SILENT_APP = "[silent]"
+NO_WINDOW_APPS = frozenset({NONE_APP, SILENT_APP})

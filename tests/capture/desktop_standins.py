@@ -176,17 +176,29 @@ class KWinStandIn(_StandIn):
             return Message.new_method_return(msg)
         return Message.new_error(msg, "org.freedesktop.DBus.Error.UnknownMethod", "no such")
 
-    def activate(self, wid: str, app: str, title: str, pid: int) -> None:
-        """What kwin_focus.js's ``callDBus`` sends; the reply must be a method return."""
+    def activate(
+        self,
+        wid: str,
+        app: str,
+        title: str,
+        pid: float,
+        pid_type: str = "i",
+        *,
+        refused: bool = False,
+    ) -> None:
+        """What kwin_focus.js's ``callDBus`` sends: KWin 5.27 makes the process id an
+        int32 (``i``); other script engines may pick ``u``, ``x`` or ``d``. The reply
+        must be a method return (an error when ``refused``)."""
         assert self.running, "the recorder never ran its KWin script"
 
         async def call() -> Any:
             msg = Message(
                 destination="org.actframes.Recorder", path="/org/actframes/Recorder",
                 interface="org.actframes.Recorder1", member="WindowActivated",
-                signature="sssu", body=[wid, app, title, pid],
+                signature="sss" + pid_type, body=[wid, app, title, pid],
             )  # fmt: skip
             return await self.bus.call(msg)
 
         reply = self.run(call())
-        assert reply.message_type == MessageType.METHOD_RETURN, reply.body
+        want = MessageType.ERROR if refused else MessageType.METHOD_RETURN
+        assert reply.message_type == want, reply.body

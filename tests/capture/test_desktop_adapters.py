@@ -311,3 +311,94 @@ def test_screensaver_is_the_last_resort(host: _Host, tmp_path: Path) -> None:
     assert abs(start - on) <= 300 and abs(end - off) <= 300
     notes = json.loads(rows(db, "SELECT detail FROM recorder_state WHERE state='start'")[0][0])
     assert notes["afk"] == "org.freedesktop.ScreenSaver"
+
+
+@pytest.mark.parametrize(("pid_type", "pid"), [("i", 1), ("u", 1), ("x", 1), ("d", 1.0)])
+def test_every_type_a_script_engine_gives_a_pid_is_a_window_report(
+    host: _Host, tmp_path: Path, pid_type: str, pid: float
+) -> None:
+    """KWin 5.27's callDBus sends the JavaScript number as int32; KWin 6 may send uint32,
+    int64 or a double: each is taken, with the process's executable."""
+    bus = session_bus(tmp_path, host.procs)
+    kwin = KWinStandIn(bus)
+    me = os.getpid()
+    try:
+        db = tmp_path / "capture.db"
+        rec = Recorder(host, db, [], _env(tmp_path, bus, "KDE"))  # type: ignore[arg-type]
+        wait_for("the script to run", lambda: kwin.running, 15)
+        kwin.activate("{a1}", "konsole", "~ : bash", me if pid_type != "d" else float(me),
+                      pid_type)  # fmt: skip
+        rec.wait_ready()
+        wait_for("the window's row", lambda: rows(db, "SELECT 1 FROM snapshots"), 10)
+        assert rec.stop() == 0
+    finally:
+        kwin.close()
+    assert _snapshots(db)[0] == ("konsole", "~ : bash", exe_name(me))
+
+
+def _has_row(db: Path, app: str) -> bool:
+    return bool(rows(db, "SELECT 1 FROM snapshots WHERE app = ?", (app,)))
+
+
+def _status(db: Path, env: dict[str, str]) -> str:
+    out = subprocess.run(record_argv("status", "--db", str(db), "--tz", "UTC"), env=env,
+                         capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+    return out.stdout
+
+
+def test_a_refused_window_source_is_said_and_recorded_as_silent(
+    host: _Host, tmp_path: Path
+) -> None:
+    """A script whose every report is refused (here: a pid of a type no script engine
+    sends) leaves the recorder blind: the log and ``record status`` say so at once and
+    the rows say ``[silent]``, which earns no time; a report that is taken ends it."""
+    bus = session_bus(tmp_path, host.procs)
+    kwin = KWinStandIn(bus)
+    me = os.getpid()
+    env = _env(tmp_path, bus, "KDE")
+    try:
+        db = tmp_path / "capture.db"
+        rec = Recorder(host, db, ["--heartbeat-seconds", "1"], env)  # type: ignore[arg-type]
+        wait_for("the script to run", lambda: kwin.running, 15)
+        kwin.activate("{a1}", "konsole", "~ : bash", True, "b", refused=True)
+        rec.wait_ready()
+        wait_for("the silent row", lambda: _has_row(db, "[silent]"), 10)
+        status = _status(db, env)
+        assert "window source silent: the KWin script's window reports are refused (1)" in status
+        time.sleep(1.5)
+        kwin.activate("{a1}", "konsole", "~ : bash", me)
+        wait_for("the window's row", lambda: _has_row(db, "konsole"), 10)
+        assert "silent" not in _status(db, env)
+        time.sleep(1.2)
+        assert rec.stop() == 0
+    finally:
+        kwin.close()
+    assert "window source silent: the KWin script's window reports are refused" in (
+        rec.log.read_text())  # fmt: skip
+    apps = [a for a, _, _ in _snapshots(db)]
+    assert apps[0] == "[silent]" and "konsole" in apps and "[none]" not in apps
+    states = [s for (s,) in rows(db, "SELECT state FROM recorder_state ORDER BY id")]
+    assert states == ["start", "silent", "reporting", "stop"]
+
+
+def test_silence_is_found_after_a_minute_without_reports(host: _Host, tmp_path: Path) -> None:
+    """A window source that never reports (a script KWin loaded but never ran, say) is
+    silent once a minute has passed since the start, by the screen's own clock."""
+    from actframes.capture.desktop_bus import SILENT_AFTER_MS, DesktopBusScreen
+
+    bus = session_bus(tmp_path, host.procs)
+    kwin = KWinStandIn(bus)
+    clock = [1_000_000]
+    env = _env(tmp_path, bus, "KDE", WAYLAND_DISPLAY="wayland-absent")
+    screen = DesktopBusScreen("kde", env, lambda: clock[0], 1_000)
+    try:
+        assert screen.silence(clock[0]) is None
+        assert screen.silence_due_ms() == clock[0] + SILENT_AFTER_MS
+        clock[0] += SILENT_AFTER_MS
+        assert screen.silence(clock[0]) == "no window report from the KWin script in 60 s"
+        kwin.activate("", "", "", 0)  # "no window has the focus" is a report too
+        wait_for("the report", lambda: screen.reports, 5)
+        assert screen.silence(clock[0]) is None and screen.silence_due_ms() is None
+    finally:
+        screen.close()
+        kwin.close()

@@ -161,6 +161,7 @@ class StoreStatus:
     last_row_ms: int | None = None
     error: str | None = None
     session: dict[str, object] | None = None  # the last start's notes (display, wm, ...)
+    silent: str | None = None  # why the window source is silent, if it is since the start
 
 
 def store_status(db: Path, day_start_ms: int) -> StoreStatus:
@@ -192,11 +193,22 @@ def store_status(db: Path, day_start_ms: int) -> StoreStatus:
                 if found and found[0]:
                     loaded = json.loads(found[0])
                     session = loaded if isinstance(loaded, dict) else None
+            silent = None
+            with contextlib.suppress(sqlite3.Error):
+                latest = conn.execute(
+                    "SELECT state, detail FROM recorder_state"
+                    " WHERE state IN ('start', 'silent', 'reporting')"
+                    " ORDER BY ts_ms DESC, id DESC LIMIT 1"
+                ).fetchone()
+                if latest and latest[0] == "silent":
+                    silent = str(latest[1] or "no window reports")
         finally:
             conn.close()
     except sqlite3.Error as exc:
         return StoreStatus(exists=True, bytes=size, error=str(exc))
-    return StoreStatus(True, size, int(snaps), int(events), int(presses), last, None, session)
+    return StoreStatus(
+        True, size, int(snaps), int(events), int(presses), last, None, session, silent
+    )
 
 
 def process_start_ms(pid: int) -> int | None:

@@ -7,9 +7,11 @@ so a small piece runs inside the shell and reports the focused window:
 - **KDE** (KWin 5.27 and 6): the recorder owns ``org.actframes.Recorder`` and loads a KWin
   script (``desktop/kwin_focus.js``) through KWin's ``org.kde.kwin.Scripting`` D-Bus
   interface; the script calls ``org.actframes.Recorder1.WindowActivated(s id, s app,
-  s title, u pid)`` whenever the active window or its caption changes. The script is
-  unloaded when the recorder stops. Idle comes from the compositor's Wayland idle
-  protocol (``ext-idle-notify-v1`` or ``org_kde_kwin_idle``) in a thread of its own.
+  s title, pid)`` (the pid as int32, uint32, int64 or double: whatever KWin's script
+  engine makes of a JavaScript number) whenever the active window or its caption
+  changes, and once when it starts. The script is unloaded when the recorder stops.
+  Idle comes from the compositor's Wayland idle protocol (``ext-idle-notify-v1`` or
+  ``org_kde_kwin_idle``) in a thread of its own.
 - **GNOME** (43 and later): a Shell extension (``desktop/gnome-extension``, installed by
   ``actframes record install-gnome-extension``) owns ``org.actframes.Shell`` and offers
   ``org.actframes.Shell1.GetFocus() -> (s id, s app, s title, u pid)`` and the signal
@@ -69,6 +71,10 @@ GNOME_EXTENSION_MISSING = (
 )
 
 
+# A window source that has sent no window report this long after the start is silent.
+SILENT_AFTER_MS = 60_000
+
+
 class DesktopError(SessionError):
     """The desktop's shell cannot report windows (extension or KWin missing, no bus)."""
 
@@ -93,6 +99,9 @@ class DesktopBusScreen:
         self._lock = threading.Lock()
         self._closed = False
         self._focus: Toplevel | None = None
+        self.reports = 0  # window reports taken (the first at start, on both desktops)
+        self._refused = 0
+        self._started_ms = clock()
         self._keys: dict[str, int] = {}
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -159,16 +168,21 @@ class DesktopBusScreen:
             and msg.path == RECORDER_PATH
             and msg.interface == RECORDER_IFACE
         ):
-            if msg.member == "WindowActivated" and msg.signature == "sssu":
+            if msg.member == "WindowActivated" and is_window_report(msg.signature):
                 self._set_focus(*msg.body)
                 return Message.new_method_return(msg)
+            self._refused += 1
+            self._wake()
             return Message.new_error(msg, "org.freedesktop.DBus.Error.UnknownMethod",
                                      f"no method {msg.member}({msg.signature})")  # fmt: skip
         if msg.message_type != MessageType.SIGNAL:
             return None
         if msg.interface == SHELL_IFACE and msg.member == "FocusChanged":
-            if msg.signature == "sssu":
+            if is_window_report(msg.signature):
                 self._set_focus(*msg.body)
+            else:
+                self._refused += 1
+                self._wake()
         elif msg.interface == MUTTER_IDLE_IFACE and msg.member == "WatchFired" and msg.body:
             self._watch_fired(int(msg.body[0]))
         elif (
@@ -268,16 +282,41 @@ class DesktopBusScreen:
 
     # ---------------------------------------------------------------- state
 
-    def _set_focus(self, wid: str, app: str, title: str, pid: int) -> None:
+    def _set_focus(self, wid: str, app: str, title: str, pid: float) -> None:
+        number = int(pid)  # (a double from KWin's script engine: a whole number)
         with self._lock:
+            self.reports += 1
             if not wid:
                 self._focus = None
             else:
                 key = self._keys.setdefault(wid, len(self._keys) + 1)
                 self._focus = Toplevel(key, decode_text(app, None), decode_text(title, None),
-                                       True, pid=int(pid) or None)  # fmt: skip
+                                       True, pid=number if number > 0 else None)  # fmt: skip
             self.changed = True
         self._wake()
+
+    def silence(self, now: int) -> str | None:
+        """Why the window source is taken to be silent (None: it reports): every report
+        it sent was refused, or none came within ``SILENT_AFTER_MS`` of the start (the
+        KWin script and the GNOME extension both report once at once)."""
+        with self._lock:
+            if self.reports:
+                return None
+            if self._refused:
+                return f"the {self.source}'s window reports are refused ({self._refused})"
+            if now - self._started_ms >= SILENT_AFTER_MS:
+                return f"no window report from the {self.source} in {SILENT_AFTER_MS // 1000} s"
+        return None
+
+    def silence_due_ms(self) -> int | None:
+        """When ``silence`` may next change by itself (None: only a report changes it)."""
+        with self._lock:
+            return None if self.reports or self._refused else self._started_ms + SILENT_AFTER_MS
+
+    @property
+    def refused(self) -> int:
+        """Window reports refused for their D-Bus types (none, with every shell we know)."""
+        return self._refused
 
     def _on_notice(self, idle: bool) -> None:
         self._add_notice(IdleNotice(self.clock(), idle))
@@ -337,6 +376,18 @@ class DesktopBusScreen:
         for fd in (self._wake_r, self._wake_w):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+# A JavaScript number reaches D-Bus in whatever type the shell's script engine picks:
+# KWin 5.27's callDBus sends an integral number as int32 (``i``), a fraction as a double;
+# KWin 6's QJSEngine may pick ``i``, ``u``, ``x`` or ``d``; the GNOME extension declares
+# ``u``. Each is a process id here (docs/recorder.md).
+_PID_TYPES = frozenset("iuxtd")
+
+
+def is_window_report(signature: str) -> bool:
+    """Whether a message of this D-Bus signature is a window report (id, app, title, pid)."""
+    return len(signature) == 4 and signature[:3] == "sss" and signature[3] in _PID_TYPES
 
 
 async def _connect(address: str) -> Any:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..native_schema import NONE_APP as NONE_APP
+from ..native_schema import SILENT_APP as SILENT_APP
 from .browser import browser_kind, devtools_url
 from .config import RecorderConfig
 from .policy import View
@@ -24,10 +26,9 @@ EXCLUDED_APP = "[excluded]"
 PRIVATE_APP = "[private]"
 PAUSED_APP = "[paused]"
 STOPPED_APP = "[stopped]"
-NONE_APP = "[none]"
 WAYLAND_APP = "[wayland]"
 PLACEHOLDERS = frozenset(
-    (EXCLUDED_APP, PRIVATE_APP, PAUSED_APP, STOPPED_APP, NONE_APP, WAYLAND_APP)
+    (EXCLUDED_APP, PRIVATE_APP, PAUSED_APP, STOPPED_APP, NONE_APP, SILENT_APP, WAYLAND_APP)
 )
 
 
@@ -54,7 +55,7 @@ class Seen:
 def settle_ms(seen: Seen) -> int:
     """When the current view may be written. Window managers clear the active window
     for a moment while the focus moves; "no window" counts only once it lasts."""
-    if seen.view.app in (NONE_APP, WAYLAND_APP):
+    if seen.view.app in (NONE_APP, SILENT_APP, WAYLAND_APP):
         return seen.since_ms + NO_WINDOW_SETTLE_MS
     return seen.since_ms
 

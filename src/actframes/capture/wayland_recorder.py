@@ -30,6 +30,7 @@ from .focus import (
     NONE_APP,
     PAUSED_APP,
     PRIVATE_APP,
+    SILENT_APP,
     UNRESOLVED_MAX_MS,
     Seen,
     browser_url,
@@ -68,6 +69,7 @@ class WaylandRecorder(RecorderLoop):
         self._input_note = ""
         self._has_devices = False
         self._screen: Any = None  # WaylandScreen or DesktopBusScreen
+        self._silent: str | None = None  # why the window source is silent, while it is
 
     def run(self, ready: Callable[[], None] | None = None) -> int:
         try:
@@ -141,7 +143,25 @@ class WaylandRecorder(RecorderLoop):
         self._start = start  # no away period from a notice begins before it
 
     def _focus_changed(self, screen: Any, now: int) -> bool:
-        return bool(screen.take_changed())
+        changed = bool(screen.take_changed())
+        return self._silence_step(screen, now) or changed
+
+    def _silence_step(self, screen: Any, now: int) -> bool:
+        """Notices a window source that stays silent (``DesktopBusScreen.silence``), and
+        one that reports again: said in the log and in a ``silent`` / ``reporting``
+        state row (``record status``); True when that changed."""
+        silence = getattr(screen, "silence", None)
+        reason = silence(now) if silence is not None else None
+        if reason == self._silent:
+            return False
+        if reason is not None:
+            self.log(f"window source silent: {reason}; recording [silent], not an app")
+            self._state(now, "silent", reason)
+        else:
+            self.log(f"window source reports again ({screen.source})")
+            self._state(now, "reporting", screen.source)
+        self._silent = reason
+        return True
 
     def _watches_urls(self, a11y: Any) -> bool:
         return a11y is not None
@@ -158,9 +178,11 @@ class WaylandRecorder(RecorderLoop):
             self._afk_step(self._idle.update(now, last_input_ms), now)
 
     def _idle_due_ms(self, now: int) -> int | None:
+        due = getattr(self._screen, "silence_due_ms", lambda: None)()
         if not self._notices and self._has_devices:
-            return self._idle.next_check_ms(now)
-        return None
+            check = self._idle.next_check_ms(now)
+            due = check if due is None else min(due, check)
+        return due
 
     def _sleep_s(self, screen: Any, due_s: float) -> float:
         screen.prepare()  # may run events already read: then look again at once
@@ -190,6 +212,8 @@ class WaylandRecorder(RecorderLoop):
     def _look(self, screen: Any, a11y: Any, now: int, current: Seen | None) -> Seen:
         if self.paused:
             return keep(current, Seen(View(0, PAUSED_APP, ""), now, private=True))
+        if self._silent is not None:  # not "no window": nothing says what has the focus
+            return keep(current, Seen(View(0, SILENT_APP, ""), now))
         top = screen.focused()
         if top is None:
             return keep(current, Seen(View(0, NONE_APP, ""), now))

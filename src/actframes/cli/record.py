@@ -307,6 +307,8 @@ def status(db: Path | None, tz: str | None) -> None:
                 lines.append(f"last row: {_local(st.last_row_ms, zone)} ({_ago(ago)} ago)")
             if pid is not None and st.session:
                 lines.append(_session_line(st.session))
+            if pid is not None and st.silent:
+                lines.append(f"window source silent: {st.silent} (rows say [silent])")
     lines.append(f"log: {logfile(state)}")
     click.echo("\n".join(lines))
     if pid is None:

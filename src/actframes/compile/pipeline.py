@@ -16,6 +16,7 @@ from .constants import UNATTRIBUTED_MAX_RUNS, Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
 from .ledger import build_ledger
+from .no_window import credit_nothing, has_no_window_rows
 from .pieces import Piece, Row, Runs, held_runs
 from .place import AwayClock, merge_spans, one_in_order, place_stream, streams
 from .provenance import capture_digest, constants
@@ -109,6 +110,7 @@ def _compile_pieces(
     away = AwayClock(cap.afk)
     snaps = cap.snapshots
     points = not fields or fields[6].count(None) == len(snaps)  # no row has a duration
+    no_window = bool(fields) and has_no_window_rows(fields[2])
     interval = cap.interval or not points
 
     by_stream: dict[str, list[Piece]] = {}
@@ -136,6 +138,8 @@ def _compile_pieces(
             rows = reuse.placed(device, stream, context, place)
         if not rows:
             continue
+        if no_window:
+            credit_nothing(rows)
         placed.extend(rows)
         sessions = sessionize(rows) if reuse is None else reuse.sessions(device, rows, sessionize)
         sizes = [len(p.rows) for p in sessions]  # (before a fold adds rows to some)

@@ -1,0 +1,75 @@
+"""The recorder on a real KDE Plasma compositor (headless KWin, ``kwin_wayland --virtual``):
+three GTK windows focused on a schedule by KWin scripts, recorded through the recorder's own KWin
+script and compiled by the real ``actframes day`` — visits in order, per-window seconds
+within the schedule's, no ``[none]`` time while a window has the focus (issue: real KWin
+sends the process id as int32, which the recorder once refused, recording a day of
+``[none]``)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from actframes.window import local_day_of
+
+from .kwin_session import KWinSession, kwin_session, kwin_version
+from .xsession import day_doc, now_ms, record_argv, rows
+
+
+@pytest.fixture
+def ks(tmp_path: Path) -> Iterator[KWinSession]:
+    with kwin_session(tmp_path) as session:
+        yield session
+
+
+def _mid(action: object) -> int:
+    before = now_ms()
+    action()  # type: ignore[operator]
+    return (before + now_ms()) // 2
+
+
+def test_two_windows_on_a_schedule(ks: KWinSession, tmp_path: Path) -> None:
+    db = tmp_path / "capture.db"
+    ks.gtk("AppAlpha", "alpha on KWin")
+    ks.gtk("AppBeta", "beta on KWin")
+    ks.gtk("AppGamma", "gamma on KWin")
+    ks.focus("alpha on KWin")
+    rec = ks.recorder(db, "--idle-seconds", "600", "--heartbeat-seconds", "2")
+    rec.wait_ready()
+    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+
+    status = subprocess.run(
+        record_argv("status", "--db", str(db), "--tz", "UTC"),
+        env=ks.env, capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert status.returncode == 0, status.stderr
+    assert "KWin script" in status.stdout, status.stdout
+    assert "silent" not in status.stdout, status.stdout
+
+    time.sleep(5)
+    t_b = _mid(lambda: ks.focus("beta on KWin"))
+    time.sleep(5)
+    t_g = _mid(lambda: ks.focus("gamma on KWin"))
+    time.sleep(4)
+    t_stop = now_ms()
+    assert rec.stop() == 0
+
+    day = local_day_of(t_start, "UTC")
+    if local_day_of(t_stop, "UTC") != day:
+        pytest.skip("the session crossed midnight UTC")
+    frames = day_doc(db, day)["frames"]
+    assert [f["app"] for f in frames] == ["AppAlpha", "AppBeta", "AppGamma", "[stopped]"], (
+        kwin_version(), frames)  # fmt: skip
+    assert [f["titles"] for f in frames[:3]] == [["alpha on KWin"], ["beta on KWin"],
+                                                 ["gamma on KWin"]]  # fmt: skip
+    expected = [t_b - t_start, t_g - t_b, t_stop - t_g]
+    for frame, ms in zip(frames, expected, strict=False):
+        assert abs(frame["active_s"] - ms / 1000) <= 1.5, (frame["app"], frame["active_s"], ms)
+    # KWin's script named each window's process: the executable is written.
+    exes = dict(rows(db, "SELECT app, exe FROM snapshots WHERE exe IS NOT NULL"))
+    assert all(exes[a].startswith("python3") for a in ("AppAlpha", "AppBeta", "AppGamma"))
+    assert "Traceback" not in rec.log.read_text()
