@@ -159,8 +159,13 @@ class KWinSession:
         return (self.runtime / self.display).exists()
 
     def _kwin_on_bus(self) -> bool:
-        bus = ("org.freedesktop.DBus", "/org/freedesktop/DBus")
-        return self.gdbus(*bus, "org.freedesktop.DBus.NameHasOwner", "org.kde.KWin") == "(true,)"
+        """KWin's scripting object is on the bus (it comes a moment after KWin's name)."""
+        try:
+            found = self.gdbus("org.kde.KWin", "/Scripting",
+                               "org.freedesktop.DBus.Introspectable.Introspect")  # fmt: skip
+        except AssertionError:
+            return False
+        return "org.kde.kwin.Scripting" in found
 
     def _spawn(self, argv: list[str], log: str, env: dict[str, str]) -> subprocess.Popen[Any]:
         out = open(self.tmp / log, "ab")  # noqa: SIM115 - lives with the process

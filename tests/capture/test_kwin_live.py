@@ -7,6 +7,7 @@ sends the process id as int32, which the recorder once refused, recording a day 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import pytest
 from actframes.window import local_day_of
 
 from .kwin_session import KWinSession, kwin_session, kwin_version
-from .xsession import day_doc, now_ms, record_argv, rows
+from .xsession import day_doc, now_ms, record_argv, rows, wait_for
 
 
 @pytest.fixture
@@ -73,3 +74,23 @@ def test_two_windows_on_a_schedule(ks: KWinSession, tmp_path: Path) -> None:
     exes = dict(rows(db, "SELECT app, exe FROM snapshots WHERE exe IS NOT NULL"))
     assert all(exes[a].startswith("python3") for a in ("AppAlpha", "AppBeta", "AppGamma"))
     assert "Traceback" not in rec.log.read_text()
+
+
+def test_idle_from_kwin(ks: KWinSession, tmp_path: Path) -> None:
+    """KWin 5.27 offers ext-idle-notify-v1: with no input, the away period begins when
+    the idle threshold has passed, back-dated to the last input (here: the start). (Its
+    end needs input, which no client can give KWin here: it offers no virtual keyboard
+    protocol to ordinary clients, so the period ends with the recorder.)"""
+    db = tmp_path / "capture.db"
+    ks.gtk("AppIdle", "idle on KWin")
+    ks.focus("idle on KWin")
+    rec = ks.recorder(db, "--idle-seconds", "2")
+    rec.wait_ready()
+    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    wait_for("an away period", lambda: rows(db, "SELECT start_ms FROM afk"), 15)
+    assert rec.stop() == 0
+    ((start, end),) = rows(db, "SELECT start_ms, end_ms FROM afk")
+    assert t_start <= start <= t_start + 1_500, start - t_start
+    assert end > start
+    notes = json.loads(rows(db, "SELECT detail FROM recorder_state WHERE state='start'")[0][0])
+    assert notes["backend"] == "kde" and notes["afk"] == "ext-idle-notify-v1"
