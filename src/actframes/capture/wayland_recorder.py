@@ -178,7 +178,9 @@ class WaylandRecorder(RecorderLoop):
             self._afk_step(self._idle.update(now, last_input_ms), now)
 
     def _idle_due_ms(self, now: int) -> int | None:
-        due = getattr(self._screen, "silence_due_ms", lambda: None)()
+        # The moment a quiet window source counts as silent (once it does, only a report,
+        # which wakes the loop, changes it).
+        due = None if self._silent else getattr(self._screen, "silence_due_ms", lambda: None)()
         if not self._notices and self._has_devices:
             check = self._idle.next_check_ms(now)
             due = check if due is None else min(due, check)
