@@ -1,5 +1,5 @@
 """Fixtures for recorder tests on a real X server or a real Wayland compositor (skipped
-when Xvfb or sway is not installed, failed instead in CI)."""
+when Xvfb, sway, KWin or GNOME Shell is not installed, failed instead in CI)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .gnome_session import GnomeSession, gnome_session
+from .kwin_session import KWinSession, kwin_session
 from .wlsession import WaylandSession, wayland_session
 from .xsession import XSession, x_session
 
@@ -23,4 +25,18 @@ def xs(tmp_path: Path) -> Iterator[XSession]:
 def ws(tmp_path: Path) -> Iterator[WaylandSession]:
     """Headless sway (as an unprivileged user when the tests run as root), ended by pid."""
     with wayland_session(tmp_path) as session:
+        yield session
+
+
+@pytest.fixture
+def ks(tmp_path: Path) -> Iterator[KWinSession]:
+    """Headless KWin 5.27 on a private session bus (as an unprivileged user), ended by pid."""
+    with kwin_session(tmp_path) as session:
+        yield session
+
+
+@pytest.fixture
+def gs(tmp_path: Path) -> Iterator[GnomeSession]:
+    """Headless GNOME Shell on private session and system buses, ended by pid."""
+    with gnome_session(tmp_path) as session:
         yield session

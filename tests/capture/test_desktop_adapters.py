@@ -23,7 +23,8 @@ from actframes.capture.desktop_bus import KWIN_PLUGIN, KWIN_SCRIPT
 from actframes.capture.window_info import exe_name
 
 from .desktop_standins import KWinStandIn, ShellStandIn, session_bus
-from .wlsession import WaylandSession, skip_or_fail
+from .user_session import skip_or_fail
+from .wlsession import WaylandSession
 from .xsession import (
     GTK_APP,
     SYSTEM_PYTHON,
@@ -32,6 +33,7 @@ from .xsession import (
     install_hint,
     now_ms,
     record_argv,
+    record_status,
     rows,
     wait_for,
 )
@@ -340,12 +342,6 @@ def _has_row(db: Path, app: str) -> bool:
     return bool(rows(db, "SELECT 1 FROM snapshots WHERE app = ?", (app,)))
 
 
-def _status(db: Path, env: dict[str, str]) -> str:
-    out = subprocess.run(record_argv("status", "--db", str(db), "--tz", "UTC"), env=env,
-                         capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
-    return out.stdout
-
-
 def test_a_refused_window_source_is_said_and_recorded_as_silent(
     host: _Host, tmp_path: Path
 ) -> None:
@@ -363,12 +359,12 @@ def test_a_refused_window_source_is_said_and_recorded_as_silent(
         kwin.activate("{a1}", "konsole", "~ : bash", True, "b", refused=True)
         rec.wait_ready()
         wait_for("the silent row", lambda: _has_row(db, "[silent]"), 10)
-        status = _status(db, env)
+        status = record_status(db, env)
         assert "window source silent: the KWin script's window reports are refused (1)" in status
         time.sleep(1.5)
         kwin.activate("{a1}", "konsole", "~ : bash", me)
         wait_for("the window's row", lambda: _has_row(db, "konsole"), 10)
-        assert "silent" not in _status(db, env)
+        assert "silent" not in record_status(db, env)
         time.sleep(1.2)
         assert rec.stop() == 0
     finally:

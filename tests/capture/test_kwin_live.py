@@ -8,32 +8,18 @@ sends the process id as int32, which the recorder once refused, recording a day 
 from __future__ import annotations
 
 import json
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from actframes.window import local_day_of
 
-from .kwin_session import KWinSession, kwin_session, kwin_version
-from .xsession import day_doc, now_ms, record_argv, rows, wait_for
+from .kwin_session import KWinSession, kwin_version
+from .xsession import day_doc, mid, now_ms, record_status, rows, started_ms, wait_for
 
 
-@pytest.fixture
-def ks(tmp_path: Path) -> Iterator[KWinSession]:
-    with kwin_session(tmp_path) as session:
-        yield session
-
-
-def _mid(action: object) -> int:
-    before = now_ms()
-    action()  # type: ignore[operator]
-    return (before + now_ms()) // 2
-
-
-def test_two_windows_on_a_schedule(ks: KWinSession, tmp_path: Path) -> None:
+def test_three_windows_on_a_schedule(ks: KWinSession, tmp_path: Path) -> None:
     db = tmp_path / "capture.db"
     ks.gtk("AppAlpha", "alpha on KWin")
     ks.gtk("AppBeta", "beta on KWin")
@@ -41,20 +27,16 @@ def test_two_windows_on_a_schedule(ks: KWinSession, tmp_path: Path) -> None:
     ks.focus("alpha on KWin")
     rec = ks.recorder(db, "--idle-seconds", "600", "--heartbeat-seconds", "2")
     rec.wait_ready()
-    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    t_start = started_ms(db)
 
-    status = subprocess.run(
-        record_argv("status", "--db", str(db), "--tz", "UTC"),
-        env=ks.env, capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    assert status.returncode == 0, status.stderr
-    assert "KWin script" in status.stdout, status.stdout
-    assert "silent" not in status.stdout, status.stdout
+    status = record_status(db, ks.env)
+    assert "KWin script" in status, status
+    assert "silent" not in status, status
 
     time.sleep(5)
-    t_b = _mid(lambda: ks.focus("beta on KWin"))
+    t_b = mid(lambda: ks.focus("beta on KWin"))
     time.sleep(5)
-    t_g = _mid(lambda: ks.focus("gamma on KWin"))
+    t_g = mid(lambda: ks.focus("gamma on KWin"))
     time.sleep(4)
     t_stop = now_ms()
     assert rec.stop() == 0
@@ -86,7 +68,7 @@ def test_idle_from_kwin(ks: KWinSession, tmp_path: Path) -> None:
     ks.focus("idle on KWin")
     rec = ks.recorder(db, "--idle-seconds", "2")
     rec.wait_ready()
-    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    t_start = started_ms(db)
     wait_for("an away period", lambda: rows(db, "SELECT start_ms FROM afk"), 15)
     assert rec.stop() == 0
     ((start, end),) = rows(db, "SELECT start_ms, end_ms FROM afk")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 
@@ -17,19 +16,13 @@ import pytest
 from actframes.window import local_day_of
 
 from .wlsession import WaylandSession
-from .xsession import day_doc, now_ms, record_argv, rows, sound_titles, wait_for
+from .xsession import day_doc, mid, now_ms, record_status, rows, sound_titles, started_ms, wait_for
 
 SECRET_TITLE = "ledger-secret-4711"
 
 
-def _mid(action: object) -> int:
-    before = now_ms()
-    action()  # type: ignore[operator]
-    return (before + now_ms()) // 2
-
-
 def _day(db: Path) -> dict[str, object]:
-    start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    start = started_ms(db)
     day = local_day_of(start, "UTC")
     if local_day_of(now_ms(), "UTC") != day:
         pytest.skip("the session crossed midnight UTC")
@@ -49,29 +42,25 @@ def test_scripted_wayland_session(ws: WaylandSession, tmp_path: Path) -> None:
     rec = ws.recorder(db, "--config", str(config), "--idle-seconds", "600",
                       "--heartbeat-seconds", "2")  # fmt: skip
     rec.wait_ready()
-    t_start = rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0]
+    t_start = started_ms(db)
 
     # What `record status` says about the session while it runs.
-    status = subprocess.run(
-        record_argv("status", "--db", str(db), "--tz", "UTC"),
-        env=ws.env, capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    assert status.returncode == 0, status.stderr
-    assert "Wayland display wayland-" in status.stdout and "(sway)" in status.stdout
-    assert "backend wlroots" in status.stdout
-    assert "away periods (org_kde_kwin_idle)" in status.stdout
-    assert "not captured: input counts" in status.stdout  # no /dev/input on this machine
-    assert "executable" in status.stdout.split("not captured:")[0]  # from sway's IPC
+    status = record_status(db, ws.env)
+    assert "Wayland display wayland-" in status and "(sway)" in status
+    assert "backend wlroots" in status
+    assert "away periods (org_kde_kwin_idle)" in status
+    assert "not captured: input counts" in status  # no /dev/input on this machine
+    assert "executable" in status.split("not captured:")[0]  # from sway's IPC
 
     ws.foot("AppBeta", "beta")  # a window opened while recording
     time.sleep(1.0)
-    t_b = _mid(lambda: ws.focus("AppBeta"))
+    t_b = mid(lambda: ws.focus("AppBeta"))
     time.sleep(2.5)
-    t_g = _mid(lambda: ws.focus(gtk))
+    t_g = mid(lambda: ws.focus(gtk))
     time.sleep(1.5)
-    t_s = _mid(lambda: ws.focus("SecretLedger"))
+    t_s = mid(lambda: ws.focus("SecretLedger"))
     time.sleep(1.5)
-    t_a = _mid(lambda: ws.focus("AppAlpha"))
+    t_a = mid(lambda: ws.focus("AppAlpha"))
     time.sleep(1.5)
     t_stop = now_ms()
     assert rec.stop() == 0
@@ -120,7 +109,7 @@ def test_idle_from_the_compositor(ws: WaylandSession, tmp_path: Path) -> None:
     typed = now_ms()
     wait_for("an away period", lambda: rows(db, "SELECT 1 FROM afk"), 10)
     time.sleep(1.0)
-    back = _mid(lambda: ws.type_text("c"))
+    back = mid(lambda: ws.type_text("c"))
     wait_for(
         "the away period to end",
         lambda: rows(db, "SELECT 1 FROM afk WHERE end_ms < ?", (back + 1500,)),
@@ -155,13 +144,9 @@ def test_sigkill_keeps_a_sound_store(ws: WaylandSession, tmp_path: Path) -> None
     done = [line.split() for line in names.read_text().splitlines() if line.strip()]
     # A name is logged when the shell asks for it; foot and sway take a moment more to
     # announce it (longer on a busy machine), so the margin is two seconds, not one.
-    old = [title for ts, title in done if rec_started(db) < int(ts) < killed_at - 2000]
+    old = [title for ts, title in done if started_ms(db) < int(ts) < killed_at - 2000]
     assert len(old) >= 5, "the script did too little to test anything"
     assert [t for t in old if t not in titles] == []
-
-
-def rec_started(db: Path) -> int:
-    return int(rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0])
 
 
 def test_evdev_counts_are_owned_by_the_focused_window(ws: WaylandSession, tmp_path: Path) -> None:

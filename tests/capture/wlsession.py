@@ -10,36 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import pwd
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .xsession import (
-    GTK_APP,
-    SYSTEM_PYTHON,
-    Recorder,
-    end_process,
-    install_hint,
-    spawn_into,
-    wait_for,
-)
-
-# CI sets this so a lost install step fails the Wayland tests instead of skipping them.
-REQUIRE_WAYLAND = bool(os.environ.get("ACTFRAMES_REQUIRE_WAYLAND"))
-USER = "actframes-wl"
-
-
-def skip_or_fail(reason: str) -> None:
-    if REQUIRE_WAYLAND:
-        pytest.fail(f"{reason} (ACTFRAMES_REQUIRE_WAYLAND is set)")
-    pytest.skip(reason)
+from .user_session import UserSession, skip_or_fail
+from .xsession import GTK_APP, SYSTEM_PYTHON, install_hint, wait_for
 
 
 def need(*tools: str) -> None:
@@ -53,41 +31,12 @@ def need(*tools: str) -> None:
             skip_or_fail(f"python module {module} missing: pip install -e '.[capture]'")
 
 
-def _as_user() -> list[str]:
-    """The command prefix that runs a program as the unprivileged user (none if we are)."""
-    if os.geteuid() != 0:
-        return []
-    try:
-        pwd.getpwnam(USER)
-    except KeyError:
-        subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
-            check=True,
-            capture_output=True,
-        )
-    entry = pwd.getpwnam(USER)
-    return [
-        "setpriv",
-        f"--reuid={entry.pw_uid}",
-        f"--regid={entry.pw_gid}",
-        "--clear-groups",
-        "--reset-env",
-    ]
-
-
-class WaylandSession:
+class WaylandSession(UserSession):
     def __init__(self, tmp: Path) -> None:
         need("sway", "swaymsg", "foot", "wtype", "setpriv")
-        self.tmp = tmp
-        self.procs: list[subprocess.Popen[Any]] = []
-        self.prefix = _as_user()
-        # The runtime folder must belong to the compositor's user, so it cannot live under
-        # the test's own (root-only) tmp folder.
-        self.runtime = Path(tempfile.mkdtemp(prefix="actframes-wl-"))
-        if self.prefix:
-            entry = pwd.getpwnam(USER)
-            os.chown(self.runtime, entry.pw_uid, entry.pw_gid)
-        os.chmod(self.runtime, 0o700)
+        super().__init__(tmp, "actframes-wl-")
+
+    def _start(self) -> None:
         config = self.runtime / "sway.config"
         config.write_text(
             "output HEADLESS-1 resolution 1280x800\n"
@@ -95,12 +44,7 @@ class WaylandSession:
             # New windows must not take the focus from the one the script focused.
             'no_focus [title=".*"]\n'
         )
-        self.client_env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(self.runtime),
-            "XDG_RUNTIME_DIR": str(self.runtime),
-            "LANG": "C.UTF-8",
-        }
+        self.client_env = dict(self.base_env)
         sway_env = {
             **self.client_env,
             "WLR_BACKENDS": "headless",
@@ -112,23 +56,7 @@ class WaylandSession:
         self.display = wait_for("the sway socket", self._socket, 20)
         self.client_env["WAYLAND_DISPLAY"] = self.display
         self.swaysock = wait_for("the sway IPC socket", self._ipc_socket, 10)
-        # The recorder's environment: a Wayland session on sway, without X11.
-        self.env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY")
-        }
-        self.env.update(
-            WAYLAND_DISPLAY=self.display,
-            XDG_RUNTIME_DIR=str(self.runtime),
-            XDG_SESSION_TYPE="wayland",
-            XDG_CURRENT_DESKTOP="sway",
-            SWAYSOCK=self.swaysock,
-            XDG_STATE_HOME=str(tmp / "state"),
-            XDG_CONFIG_HOME=str(tmp / "config"),
-            XDG_DATA_HOME=str(tmp / "data"),
-            TZ="UTC",
-        )
+        self.env = self.recorder_env(self.display, "sway", SWAYSOCK=self.swaysock)
 
     def _socket(self) -> str | None:
         if self.sway.poll() is not None:
@@ -139,27 +67,6 @@ class WaylandSession:
     def _ipc_socket(self) -> str | None:
         found = sorted(self.runtime.glob("sway-ipc.*.sock"))
         return str(found[0]) if found else None
-
-    def _spawn(self, argv: list[str], log: str, env: dict[str, str]) -> subprocess.Popen[Any]:
-        out = open(self.tmp / log, "ab")  # noqa: SIM115 - lives with the process
-        # setpriv --reset-env keeps only a few variables: pass ours through env(1).
-        cmd = [*self.prefix, "env", *(f"{k}={v}" for k, v in env.items()), *argv]
-        proc = subprocess.Popen(
-            cmd if self.prefix else argv,
-            env=None if self.prefix else env,
-            cwd=self.runtime,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
-        self.procs.append(proc)
-        return proc
-
-    def close(self) -> None:
-        for proc in reversed(self.procs):
-            end_process(proc)
-        shutil.rmtree(self.runtime, ignore_errors=True)
 
     # ---------------------------------------------------------------- windows
 
@@ -243,17 +150,6 @@ class WaylandSession:
         )
         if res.returncode != 0:
             raise AssertionError(f"wtype failed: {res.stderr!r}")
-
-    # ---------------------------------------------------------------- the recorder
-
-    def recorder(self, db: Path, *args: str, env: dict[str, str] | None = None) -> Recorder:
-        return Recorder(self, db, list(args), env or self.env)  # type: ignore[arg-type]
-
-    def spawn(
-        self, argv: list[str], *, log: str | None = None, env: dict[str, str] | None = None
-    ) -> subprocess.Popen[Any]:
-        """A process of the test's own user (the recorder), like ``XSession.spawn``."""
-        return spawn_into(self.procs, argv, self.tmp / log if log else None, env or self.env)
 
 
 @contextlib.contextmanager

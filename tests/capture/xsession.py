@@ -309,6 +309,26 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def mid(action: Callable[[], object]) -> int:
+    """Runs ``action`` (a focus change the test makes); the instant halfway through it."""
+    before = now_ms()
+    action()
+    return (before + now_ms()) // 2
+
+
+def started_ms(db: Path) -> int:
+    """When the recorder's session began (its ``start`` state row)."""
+    return int(rows(db, "SELECT ts_ms FROM recorder_state WHERE state = 'start'")[0][0])
+
+
+def record_status(db: Path, env: dict[str, str]) -> str:
+    """What ``actframes record status`` prints about the store's recorder."""
+    out = subprocess.run(record_argv("status", "--db", str(db), "--tz", "UTC"), env=env,
+                         capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+    assert out.returncode in (0, 3), out.stderr  # 3: no recorder running
+    return out.stdout
+
+
 @contextlib.contextmanager
 def x_session(tmp: Path, **kw: Any) -> Iterator[XSession]:
     xs = XSession(tmp, **kw)
