@@ -380,7 +380,8 @@ def test_a_refused_window_source_is_said_and_recorded_as_silent(
 def test_silence_is_found_after_a_minute_without_reports(host: _Host, tmp_path: Path) -> None:
     """A window source that never reports (a script KWin loaded but never ran, say) is
     silent once a minute has passed since the start, by the screen's own clock."""
-    from actframes.capture.desktop_bus import SILENT_AFTER_MS, DesktopBusScreen
+    from actframes.capture.desktop_bus import DesktopBusScreen
+    from actframes.capture.window_reports import SILENT_AFTER_MS
 
     bus = session_bus(tmp_path, host.procs)
     kwin = KWinStandIn(bus)

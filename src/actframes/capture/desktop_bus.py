@@ -40,6 +40,7 @@ from typing import Any
 from .wayland import IdleNotice, Toplevel
 from .wayland_idle import WaylandIdle
 from .window_info import decode_text
+from .window_reports import SILENT_AFTER_MS, is_window_report
 from .x11_session import SessionError
 
 HERE = Path(__file__).resolve().parent
@@ -69,10 +70,6 @@ GNOME_EXTENSION_MISSING = (
     "the actframes GNOME Shell extension is not running: install it with `actframes record "
     "install-gnome-extension`, enable it, then log out and in"
 )
-
-
-# A window source that has sent no window report this long after the start is silent.
-SILENT_AFTER_MS = 60_000
 
 
 class DesktopError(SessionError):
@@ -376,18 +373,6 @@ class DesktopBusScreen:
         for fd in (self._wake_r, self._wake_w):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
-# A JavaScript number reaches D-Bus in whatever type the shell's script engine picks:
-# KWin 5.27's callDBus sends an integral number as int32 (``i``), a fraction as a double;
-# KWin 6's QJSEngine may pick ``i``, ``u``, ``x`` or ``d``; the GNOME extension declares
-# ``u``. Each is a process id here (docs/recorder.md).
-_PID_TYPES = frozenset("iuxtd")
-
-
-def is_window_report(signature: str) -> bool:
-    """Whether a message of this D-Bus signature is a window report (id, app, title, pid)."""
-    return len(signature) == 4 and signature[:3] == "sss" and signature[3] in _PID_TYPES
 
 
 async def _connect(address: str) -> Any:
