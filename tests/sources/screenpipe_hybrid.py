@@ -21,7 +21,7 @@ from typing import Any
 from actframes.sources.screenpipe.payloads import UI_EVENTS_COLUMNS
 
 from ..builders import iso, ms, screenpipe_db
-from .screenpipe_migrate import BULK_CATALOG, FRAME_CATALOG
+from .screenpipe_migrate import BULK_CATALOG, BULK_GROUP_ROWS, FRAME_CATALOG, write_payload
 
 DAY = "2026-10-05"
 GEN = "3f1c2a9e-7b4d-4c1e-9a55-0d6b8e2f4a10"
@@ -151,22 +151,13 @@ def _bulk_file(root: Path, rows: list[tuple[Any, ...]]) -> tuple[str, str]:
     lacks is None) as ``payloads/bulk-v1/ui_events/<uuid>.parquet``."""
     rel = Path("storage", GEN, "payloads", "bulk-v1", "ui_events", f"{FILE_ID}.parquet")
     (root / rel).parent.mkdir(parents=True)
+    columns: dict[str, list[Any]] = {"id": [r[0] for r in rows], "generation": [1] * len(rows)}
+    for i, c in enumerate(UI_EVENTS_COLUMNS):
+        columns[c] = [r[1 + i] for r in rows]
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
+        write_payload(root / rel, columns, BULK_GROUP_ROWS)
+    except ImportError:  # no pyarrow: a placeholder (the tests that read it skip)
         (root / rel).write_bytes(b"")
-    else:
-        fields = [pa.field("id", pa.int64(), nullable=False)]
-        fields.append(pa.field("generation", pa.int64(), nullable=False))
-        fields += [pa.field(c, pa.string()) for c in UI_EVENTS_COLUMNS]
-        ids = [r[0] for r in rows]
-        cols = [pa.array(ids, pa.int64()), pa.array([1] * len(ids), pa.int64())]
-        cols += [
-            pa.array([r[1 + i] for r in rows], pa.string()) for i in range(len(UI_EVENTS_COLUMNS))
-        ]
-        table = pa.table(cols, schema=pa.schema(fields))
-        pq.write_table(table, root / rel, compression="zstd", store_schema=False)
     return rel.as_posix(), hashlib.sha256((root / rel).read_bytes()).hexdigest()
 
 
