@@ -22,13 +22,15 @@ rank  layer        modules
                    demo_constants, doc_types (the document's shape as types), atomic_write, fast
                    (speed helpers), form_roles (roles named by their contents), the package
                    root (version)
-1     rules        entities (URL and title rule tables, one matcher)
+1     rules        entities (URL and title rule tables, one matcher), classify (project
+                   and category rule tables, their files' parsers)
 2     sources      sources (one reader per store family)
 3     compile      compile (pure passes: capture → document)
 4     steps        steps (actions, steps and patterns inside frames)
 5     routines     routines (step sequences mined across days, plans, replay)
 6     emit         emit (pure renderers of the document)
-7     service      api, cache, resident, tail, verify, tier2, demo,
+7     service      api, cache, resident, tail, verify, tier2, demo, rule_files,
+                   store_rules, rule_check,
                    simulate, bench, team, capture (the recorder writes stores;
                    readers must not need it)
 8     edge         cli (the command-line package), mcp (the MCP server package)
@@ -67,7 +69,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.form_roles",  # roles named by their contents: recorder and readers
         ),
     ),
-    ("rules", ("actframes.entities",)),
+    ("rules", ("actframes.entities", "actframes.classify")),
     ("sources", ("actframes.sources",)),
     ("compile", ("actframes.compile",)),
     ("steps", ("actframes.steps",)),
@@ -89,6 +91,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.bench",
             "actframes.capture",
             "actframes.team",  # team mining across many people's stores
+            "actframes.rule_files",  # project and category rule files, read at the edge
+            "actframes.store_rules",  # a store's rule set
+            "actframes.rule_check",  # projects --check-rules
         ),
     ),
     ("edge", ("actframes.cli", "actframes.mcp")),

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from .cache import DocCache
+    from .classify.ruleset import RuleSet
     from .compile.document import Doc
     from .compile.pipeline import Options, compile_capture
     from .doc_types import CommsView
@@ -112,11 +113,15 @@ class Store:
         disk_cache: bool = True,
         resident: bool = False,
         audible_active: bool = True,
+        projects: Path | None = None,
+        categories: Path | None = None,
     ) -> None:
         from .sources.screenpipe.storage import store_path
+        from .store_rules import StoreRules
 
         self.path, self.kind = store_path(path, kind), kind  # a migrated store: its index
         self.audible_active = audible_active
+        self.rules = StoreRules(projects, categories)
         self.disk: DocCache | None = _disk_cache() if disk_cache else None
         self._source: Source | None = None
         self._resident: ResidentCache | None = None
@@ -139,6 +144,10 @@ class Store:
     ) -> None:
         self.close()
 
+    def rule_set(self) -> RuleSet:
+        """The project and category rules this store's documents use (``store_rules``)."""
+        return self.rules.rules(self._reading)
+
     @property
     def resident(self) -> ResidentCache | None:
         """The documents kept in memory (None unless opened ``resident``)."""
@@ -147,6 +156,7 @@ class Store:
     def compile(self, window: Window, options: Options | None = None, *, cache: bool = True) -> Doc:
         """The Tier-1 document of ``window``. ``cache=False`` compiles it afresh from the
         rows, neither reading nor writing a cache (``--no-cache``)."""
+        options = self.rules.options(options, self._reading)
         if cache and self._resident is not None:
             return self._resident.document(window, options)
         from .cache import compile_window_cached
@@ -161,6 +171,7 @@ class Store:
         """``[compile(w, options) for w in windows]``, the same documents: the windows'
         fingerprints are taken at once first (``cache.compile_windows_cached``; on a
         screenpipe-style store, on two connections side by side)."""
+        options = self.rules.options(options, self._reading)
         if self._resident is not None:
             return self._resident.documents(windows, options)
         if self.disk is None or any(w.day is None for w in windows):
@@ -176,6 +187,7 @@ class Store:
     ) -> Any:
         """``make(document)`` (a context block at a budget, say); a resident store keeps it
         with the document under ``how`` and makes it again only when the document is."""
+        options = self.rules.options(options, self._reading)
         if self._resident is not None:
             return self._resident.render(window, options, how, make)
         return make(self.compile(window, options))
@@ -186,6 +198,7 @@ class Store:
         """``render`` as a future: a resident store's runs in its cache's thread (an event
         loop awaits it there, no thread of its own waiting); a one-shot store's is made
         here, in the thread that asks, and the future returned done."""
+        options = self.rules.options(options, self._reading)
         if self._resident is not None:
             return self._resident.render_future(window, options, how, make)
         # (Imported here: concurrent.futures brings logging and traceback, ~10 ms of a
@@ -213,6 +226,7 @@ class Store:
         from .compile.pipeline import compile_capture
         from .sources.base import reading
 
+        options = self.rules.options(options, self._reading)
         with self._reading() as src, reading(src.path):
             cap = src.read(window.start_ms, window.end_ms)
         return cap, compile_capture(cap, window, options)
@@ -221,6 +235,7 @@ class Store:
         """The communications view of a window (``compile/comms.py``), read afresh."""
         from .sources.base import reading
 
+        options = self.rules.options(options, self._reading)
         with self._reading() as src, reading(src.path):
             return compile_comms(src, window, options)
 
@@ -230,7 +245,7 @@ class Store:
         from .verify import verify
 
         with self._reading() as src, reading(src.path):
-            return verify(doc, src)
+            return verify(doc, src, self.rule_set())
 
     def steps(
         self,
@@ -341,6 +356,8 @@ def open_store(
     disk_cache: bool = True,
     resident: bool = False,
     audible_active: bool = True,
+    projects: Path | None = None,
+    categories: Path | None = None,
 ) -> Store:
     """Open a store for reading (``kind`` forces a reader; default: detected).
 
@@ -348,11 +365,11 @@ def open_store(
     a one-line ``SourceError`` then. ``disk_cache``: whole days through the document cache
     ($ACTFRAMES_CACHE, "off" disables it); ``resident``: keep documents in memory;
     ``audible_active`` (ActivityWatch only): audible browser tabs count as active time, as
-    ActivityWatch's web UI counts them (the CLI's --no-audible-active turns it off).
+    ActivityWatch's web UI counts them (the CLI's --no-audible-active turns it off);
+    ``projects``, ``categories``: rule files (SPEC.md §3b, ``store_rules.py``).
     """
-    return Store(
-        path, kind, disk_cache=disk_cache, resident=resident, audible_active=audible_active
-    )
+    kw = {"disk_cache": disk_cache, "resident": resident, "audible_active": audible_active}
+    return Store(path, kind, **kw, projects=projects, categories=categories)
 
 
 def _disk_cache() -> DocCache | None:

@@ -64,6 +64,7 @@ class DocCache:
                 ],
                 __version__,
                 rules_digest(),  # page references depend on the entity rules
+                options.classify.digest,  # projects and categories on theirs
             ]
         )
         return self.root / (sha256(ident.encode()).hexdigest()[:32] + ".json")

@@ -54,6 +54,7 @@ class SourceInfo(TypedDict):
 
 class CompiledOptions(TypedDict):
     min_active_s: int
+    rules: str  # the digest of the project and category rules (``RuleSet.digest``)
 
 
 class CompiledConstants(TypedDict):
@@ -177,6 +178,8 @@ class Frame(TypedDict):
     app: str
     site: NotRequired[str]
     device: NotRequired[str]
+    project: NotRequired[str]
+    category: NotRequired[str]
     start: str
     end: str
     active_s: int
@@ -209,6 +212,48 @@ class RejectedRows(TypedDict):
     rows: str
 
 
+# ---------------------------------------------------------------- projects and categories
+
+
+class ShareEvidence(TypedDict):
+    """The credited rows behind a share, as compact ranges (or ``query`` past
+    ``UNATTRIBUTED_MAX_RUNS`` ranges)."""
+
+    rows: str
+
+
+class ShareEntry(TypedDict):
+    """One project's or category's part of the window."""
+
+    name: str
+    active_s: int
+    keys: int
+    clicks: int
+    frames: list[str]
+    evidence: ShareEvidence
+
+
+class Unassigned(TypedDict):
+    """The time no project holds."""
+
+    active_s: int
+    keys: int
+    clicks: int
+    frames: list[str]
+    evidence: ShareEvidence
+
+
+class Projects(TypedDict):
+    rules: str  # "built-in", or "built-in + FILE"
+    entries: list[ShareEntry]
+    unassigned: Unassigned
+
+
+class Categories(TypedDict):
+    rules: str  # "activitywatch defaults", a file's name, "activitywatch server"
+    entries: list[ShareEntry]
+
+
 # ---------------------------------------------------------------- Tier 2
 
 
@@ -239,6 +284,8 @@ class Document(TypedDict):
     coverage: Coverage
     ledger: list[LedgerEntry]
     hosts: NotRequired[list[Host]]
+    projects: Projects
+    categories: Categories
     viewed: list[ViewedRef]
     frames: list[Frame]
     omitted: Omitted

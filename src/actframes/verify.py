@@ -11,8 +11,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from .classify.ruleset import RuleSet
 from .compile.constants import BY_QUERY, Rules
 from .compile.document import Doc
 from .compile.pipeline import Options, compile_capture
@@ -44,6 +45,9 @@ class Report:
     document_kind: str | None = None
     store_kind: str | None = None
     other_source: bool = False
+    # Set when the document's projects and categories were made with rules this check
+    # does not have (another projects file): those parts are then not compared.
+    unchecked: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -149,11 +153,23 @@ def unattributed_ids(doc: Doc, source: Source) -> list[int]:
     return expand(full["coverage"]["unattributed_input"]["evidence"])
 
 
-def verify(doc: Doc, source: Source) -> Report:
+def verify(doc: Doc, source: Source, rules: RuleSet | None = None) -> Report:
+    """``rules``: the project and category rules at hand (the store's); the document's
+    projects and categories are checked when they were made with the same rules."""
     window = window_of(doc)
     cap = source.read(window.start_ms, window.end_ms)
-    fresh = compile_capture(cap, window, options_of(doc))
+    opts = options_of(doc)
+    made_with = _rules_digest(doc)
+    if rules is not None and rules.digest == made_with:
+        opts = Options(opts.min_active_s, opts.rules, rules)
+    fresh = compile_capture(cap, window, opts)
     report = Report()
+    if made_with is not None and made_with != opts.classify.digest:
+        report.unchecked = (
+            f"projects and categories not checked: the document was made with other rules"
+            f" ({made_with}; give the same --projects and --categories to check them)"
+        )
+        fresh = _with_their_labels(fresh, doc)
     _compare_top(doc, fresh, report)
     _compare_frames(doc, fresh, report)
     _check_evidence(doc, cap.snapshots, cap.all_events(), report)
@@ -167,6 +183,42 @@ def verify(doc: Doc, source: Source) -> Report:
         report.store_changed and bool(doc.get("frames")) and not _any_frame_agrees(doc, report)
     )
     return report
+
+
+def _rules_digest(doc: Doc) -> str | None:
+    options: Any = doc.get("compiled", {}).get("options", {})
+    got = options.get("rules") if isinstance(options, dict) else None
+    return got if isinstance(got, str) else None
+
+
+def _with_their_labels(fresh: Doc, doc: Doc) -> Doc:
+    """``fresh`` with the document's own projects, categories and rule digest, so the
+    rest is compared as usual."""
+    theirs: Mapping[str, Any] = doc
+    out: dict[str, Any] = dict(fresh)
+    for key in ("projects", "categories"):
+        if key in theirs:
+            out[key] = theirs[key]
+    out["compiled"] = {**fresh["compiled"], "options": theirs["compiled"]["options"]}
+    by_id = {frame_key(f): f for f in doc_frames(doc)}
+    frames = []
+    for f in fresh["frames"]:
+        mine: dict[str, Any] = {k: v for k, v in f.items() if k not in ("project", "category")}
+        other = by_id.get(f["id"], {})
+        labels: dict[str, Any] = {k: other[k] for k in ("project", "category") if k in other}
+        frames.append(_labelled(mine, labels))
+    out["frames"] = frames
+    return cast("Doc", out)
+
+
+def _labelled(frame: dict[str, Any], labels: dict[str, Any]) -> dict[str, Any]:
+    """``frame`` with ``labels`` in their place (after ``device``/``site``/``app``)."""
+    out: dict[str, Any] = {}
+    for k, v in frame.items():
+        if k == "start":
+            out.update(labels)
+        out[k] = v
+    return out
 
 
 def _any_frame_agrees(doc: Doc, report: Report) -> bool:

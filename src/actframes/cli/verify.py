@@ -55,6 +55,7 @@ def verify(
                     "other_source": report.other_source,
                     "store_changed": report.store_changed,
                     "affected_days": report.affected_days,
+                    "unchecked": report.unchecked,
                     "differences": [
                         {
                             "where": d.where,
@@ -87,6 +88,8 @@ def _verify_text(report: Any, limit: int | None) -> str:
     lines += [d.line() for d in shown]
     if len(shown) < len(report.differences):
         lines.append(f"… and {len(report.differences) - len(shown)} more (--format json lists all)")
+    if report.unchecked:
+        lines.append(report.unchecked)
     if report.store_changed:
         days = ", ".join(report.affected_days) or "unknown"
         lines.append(f"store changed since the document was made (digest differs); days: {days}")

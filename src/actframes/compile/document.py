@@ -15,6 +15,7 @@ from ..fast.records import FrozenRecord
 from ..model import Capture, Span
 from ..window import Window
 from .attribute import Unattributed
+from .classified import Classified, Labels, labels_key
 from .clock import Clock as Clock  # (re-exported: the emitters and views use it)
 from .constants import BY_QUERY, GAP_LIST_MIN_MS
 from .disclosures import NO_INPUT_SPOT as NO_INPUT_SPOT  # (re-exported: emitters use it)
@@ -160,7 +161,11 @@ def evidence(piece: Piece, distinct: bool = False) -> doc_types.Evidence:
 
 
 def frame_obj(
-    f: Piece, clock: Clock, views_of: dict[int, PieceViews], distinct: bool = False
+    f: Piece,
+    clock: Clock,
+    views_of: dict[int, PieceViews],
+    distinct: bool = False,
+    labels: Labels = None,
 ) -> doc_types.Frame:
     # Piece's properties (start, end, id, app, site) read straight from its rows: a day
     # has a hundred or more frames, and each property is a call.
@@ -175,6 +180,7 @@ def frame_obj(
         "app": snap.app,
         **site_key(site),
         **device,
+        **labels_key(labels),
         "start": iso(start),
         "end": iso(end),
         "active_s": f.active_s,
@@ -264,6 +270,8 @@ def _with_hosts(doc: doc_types.Document, hosts: list[doc_types.Host]) -> doc_typ
         "coverage": doc["coverage"],
         "ledger": doc["ledger"],
         "hosts": hosts,
+        "projects": doc["projects"],
+        "categories": doc["categories"],
         "viewed": doc["viewed"],
         "frames": doc["frames"],
         "omitted": doc["omitted"],
@@ -280,6 +288,7 @@ def assemble(
     pieces: Sequence[Piece],
     hidden: Hidden,
     ledger: Sequence[LedgerEntry],
+    classified: Classified,
     rows: Sequence[Row],
     gaps: Sequence[Span],
     away: Sequence[Span],
@@ -298,15 +307,29 @@ def assemble(
     """``span``: the rows' earliest start and latest end, when the caller knows them;
     ``distinct_ids``: no two of the capture's events share an id (its reader says so)."""
     clock = Clock.shared(window.tz)
+    project_of, category_of = classified.project_of.get, classified.category_of.get
     if reuse is None:
         views_of = {id(p): views(p.rows) for p in pieces}  # each piece's rows read once
-        frames = [frame_obj(f, clock, views_of, distinct_ids) for f in shown]
+        frames = [
+            frame_obj(f, clock, views_of, distinct_ids, (project_of(id(f)), category_of(id(f))))
+            for f in shown
+        ]
     else:  # today again: the frames whose parts did not change are the same objects
         views_of = {
             id(p): reuse.get(("views", rows_key(p)), partial(views, p.rows), p) for p in pieces
         }
         make = partial(frame_obj, clock=clock, views_of=views_of, distinct=distinct_ids)
-        frames = [reuse.get(piece_key(f), partial(make, f), f, partial(same_ids, f)) for f in shown]
+        frames = []
+        for f in shown:
+            labels = (project_of(id(f)), category_of(id(f)))
+            frames.append(
+                reuse.get(
+                    (piece_key(f), labels),
+                    partial(make, f, labels=labels),
+                    f,
+                    partial(same_ids, f),
+                )
+            )
         reuse.done()
     start, end = clock.iso(window.start_ms), clock.iso(window.end_ms)
     win: doc_types.WindowInfo = (
@@ -349,6 +372,8 @@ def assemble(
         "window": win,
         "coverage": coverage,
         "ledger": [ledger_obj(e) for e in ledger],
+        "projects": classified.projects,
+        "categories": classified.categories,
         "viewed": _viewed(pieces, clock, views_of, reuse),
         "frames": frames,
         "omitted": omitted,

@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from ..classify.aw_defaults import default_rules
+from ..classify.ruleset import RuleSet
 from ..doc_types import Compiled, Reattributed
 from ..fast.records import FrozenRecord
 from ..model import Capture, Snapshot, Span
 from ..window import Window
 from .attribute import Unattributed, attribute
+from .classified import classify
 from .constants import UNATTRIBUTED_MAX_RUNS, Rules
 from .document import Doc, Hidden, assemble
 from .flicker import fold_flickers
@@ -28,15 +31,19 @@ from .sessionize import sessionize
 class Options(FrozenRecord):
     """What the caller may choose. Every field is part of the output's identity."""
 
-    __slots__ = _fields = ("min_active_s", "rules")
+    __slots__ = _fields = ("min_active_s", "rules", "classify")
 
     min_active_s: int  # frames with less active time are hidden (and disclosed)
     rules: Rules
+    classify: RuleSet  # project and category rules (built-in and ActivityWatch's defaults)
 
-    def __init__(self, min_active_s: int = 0, rules: Rules | None = None) -> None:
+    def __init__(
+        self, min_active_s: int = 0, rules: Rules | None = None, classify: RuleSet | None = None
+    ) -> None:
         init = object.__setattr__
         init(self, "min_active_s", min_active_s)
         init(self, "rules", Rules() if rules is None else rules)
+        init(self, "classify", default_rules() if classify is None else classify)
 
 
 def compile_capture(
@@ -166,6 +173,7 @@ def _compile_pieces(
         (fields[1], fields[2]) if same else None,
     )  # fmt: skip
     ledger = build_ledger(everything)  # before any filtering: hiding never changes it
+    classified = classify(frames, opts.classify)  # (like the ledger, before filtering)
 
     shown, hidden = _filter(frames, opts)
     rejected_in_window = [
@@ -187,6 +195,7 @@ def _compile_pieces(
         pieces=everything,
         hidden=hidden,
         ledger=ledger,
+        classified=classified,
         rows=placed,
         gaps=coverage_gaps(placed, rules.session_gap_ms, several=len(rows_by_stream) > 1),
         away=_clip(merge_spans(cap.afk), window),
@@ -270,7 +279,7 @@ def compiled_obj(opts: Options) -> Compiled:
 
     return {
         "by": f"actframes {__version__}",
-        "options": {"min_active_s": opts.min_active_s},
+        "options": {"min_active_s": opts.min_active_s, "rules": opts.classify.digest},
         "constants": constants(opts.rules),
     }
 

@@ -87,6 +87,7 @@ APP_FAMILIES: tuple[tuple[str, str], ...] = (
     (r"g?vim|nvim|nvim-qt|neovide|vimr|macvim|gvim\d*", "vim"),
     (r"emacs.*", "emacs"),
     (r"sublime_text|sublime text.*|subl", "sublime"),
+    (r"xcode|com\.apple\.dt\.xcode", "xcode"),
     (r"notepad\+\+|notepad|gedit|gnome-text-editor|org\.gnome\.texteditor|kate|kwrite|"
      r"featherpad|mousepad|pluma|xed|textedit|bbedit|geany|zed|leafpad|l3afpad", "editor"),
     (r"winword|excel|powerpnt|onenote|microsoft (?:word|excel|powerpoint|onenote)|soffice|"
@@ -209,6 +210,11 @@ TITLE_RULES: Mapping[str, tuple[TitleRule, ...]] = {
          "file", "{f|basename}", "{p}"),
         (rf"(?P<p>.+?) - (?P<f>.+?) - {_JB_IDE}", "file", "{f|basename}", "{p}"),
         (rf"(?P<p>[^–]+?)(?: \[[^\]]*\])?(?: – {_JB_IDE})?", "project", "{p}"),
+    ),
+    "xcode": (  # "billing-api — Invoice.swift", the project first
+        (r"(?P<p>[^—]+?)(?:\.xcodeproj|\.xcworkspace)? — (?P<f>[^—]+?)(?: — Edited)?", "file",
+         "{f|basename}", "{p}"),
+        (r"(?!Welcome to Xcode)(?P<p>[^—]+?)(?:\.xcodeproj|\.xcworkspace)?", "project", "{p}"),
     ),
     "vim": (
         (r"(?P<f>.+?)(?: [+=-]+)? \((?P<d>.+)\)(?: - (?:N?VIM|GVIM\d*|VIM\d*))?", "file", "{f}",

@@ -64,6 +64,7 @@ _GH_RESERVED = (
     "solutions|sponsors|stars|team|topics|trending|users|watching|discussions|codesearch|"
     "partners|community"
 )
+GITHUB_RESERVED = _GH_RESERVED  # (projects read repositories past these too)
 _GH_OWNER = r"(?P<o>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))"
 _GH_REPO = rf"{_GH_OWNER}/(?P<r>[A-Za-z0-9._-]+)"
 

@@ -177,6 +177,23 @@ class AWSqliteSource(Source):
     def close(self) -> None:
         self._conn.close()
 
+    def category_settings(self) -> object | None:
+        """The web UI's categories as the server keeps them (``key_value``, key
+        ``settings.classes``, compact JSON), None when it keeps none or they are not JSON."""
+        with reading(self.path):
+            if "key_value" not in tables(self._conn):
+                return None
+            row = self._conn.execute(
+                "SELECT value FROM key_value WHERE key = 'settings.classes'"
+            ).fetchone()
+        if row is None or not isinstance(row[0], str):
+            return None
+        try:
+            data: object = json.loads(row[0])
+        except (ValueError, RecursionError):
+            return None
+        return data
+
     def _of_type(self, type_: str) -> list[tuple[Bucket, int]]:
         return [(b, rowid) for b, rowid in self._buckets if b.type == type_]
 

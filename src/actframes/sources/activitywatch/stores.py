@@ -229,5 +229,14 @@ class AWRestSource(Source):
             out.append((bucket, [json_event(bucket.bid, i, ev) for i, ev in enumerate(got)]))
         return events_capture(out, lo, hi, audible_active=self._audible)
 
+    def category_settings(self) -> object | None:
+        """The server's categories (``GET /api/0/settings``, key ``classes``); None when it
+        keeps none or has no settings (aw-server 0.12 from PyPI answers 404)."""
+        try:
+            settings = self._get("/api/0/settings")
+        except SourceError:
+            return None
+        return settings.get("classes") if isinstance(settings, dict) else None
+
     def close(self) -> None:
         """Nothing is held open: every request is its own connection."""

@@ -1,0 +1,137 @@
+"""ActivityWatch's category rules: read from where ActivityWatch keeps them, and applied
+as its server applies them (aw-core ``aw_transform/classify.py``, 0.5.18).
+
+Reading. The web UI's export (Settings → Categorization: ``{"categories": [...]}``, with
+an ``id`` since 2026), a server's settings (``{"classes": [...]}``: aw-server's
+``settings.json``, ``GET /api/0/settings``, the value of aw-server-rust's
+``settings.classes``) or a bare list. Each category is ``{name: [..], rule: {type,
+regex?, ignore_case?, select_keys?, priority? | weight?}}``; other fields (``id``,
+``data`` …) are the web UI's own. As the web UI does before a query, categories whose
+rule type is null are dropped (implicit parents).
+
+Applying (``pick``). A rule matches a window event when its regex (``re.search``, Unicode,
+case-insensitive with ``ignore_case``) finds any string value among the event's data —
+``app`` and ``title``, or only ``select_keys`` — and it has a non-empty regex (``type`` is
+not read: a ``none`` rule has no regex). Of the matching rules, the highest rank wins: the
+rule's ``priority`` (or ``weight``), else ten times its name's depth; on equal ranks the
+later rule. No match is ``Uncategorized``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import UsageError
+from .ruleset import CategoryRule
+
+UNCATEGORIZED = ("Uncategorized",)
+# Web UI's separator of a category's levels ("Work > Programming").
+LEVELS = " > "
+
+
+def parse_categories(text: str, shown: str) -> tuple[CategoryRule, ...]:
+    """The categories of a JSON file's ``text`` (export, settings or list); a one-line
+    error naming ``shown``, the line and the field otherwise."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", 1)
+        raise UsageError(f"{shown}:{line}: not valid JSON ({getattr(exc, 'msg', exc)})") from exc
+    return categories_of(data, shown, text)
+
+
+def categories_of(data: Any, shown: str, text: str = "") -> tuple[CategoryRule, ...]:
+    """The categories of parsed JSON (see the module's docstring)."""
+    if isinstance(data, dict):
+        found = data.get("categories", data.get("classes"))
+        if found is None:
+            raise UsageError(
+                f"{shown}:1: no 'categories' or 'classes' list (an ActivityWatch export)"
+            )
+        data = found
+    if not isinstance(data, list):
+        raise UsageError(f"{shown}:1: the categories must be a list")
+    out = []
+    for k, c in enumerate(data):
+        rule = _category(c, k, shown, text)
+        if rule is not None:
+            out.append(rule)
+    return tuple(out)
+
+
+def _category(c: Any, k: int, shown: str, text: str) -> CategoryRule | None:
+    def error(field: str, value: object, message: str) -> UsageError:
+        return UsageError(
+            f"{shown}:{_line_of(text, value)}: category {k + 1}: field {field!r}: {message}"
+        )
+
+    if not isinstance(c, dict):
+        raise UsageError(f"{shown}:{_line_of(text, c)}: category {k + 1} is not an object")
+    name = c.get("name")
+    if not isinstance(name, list) or not name or not all(isinstance(n, str) for n in name):
+        raise error("name", name, 'must be a list of names such as ["Work", "Programming"]')
+    rule = c.get("rule")
+    if not isinstance(rule, dict):
+        raise error("rule", rule, 'must be an object such as {"type": "regex", "regex": "…"}')
+    if "type" in rule and rule["type"] is None:
+        return None  # an implicit parent: the web UI leaves it out of queries
+    regex = rule.get("regex") or ""
+    if not isinstance(regex, str):
+        raise error("regex", regex, "must be text")
+    ignore_case = bool(rule.get("ignore_case", False))
+    try:
+        re.compile(regex, re.UNICODE | (re.IGNORECASE if ignore_case else 0))
+    except re.error as exc:
+        raise error("regex", regex, f"bad regular expression ({exc})") from exc
+    keys = rule.get("select_keys")
+    if keys is not None and (
+        not isinstance(keys, list) or not all(isinstance(x, str) for x in keys)
+    ):
+        raise error("select_keys", keys, "must be a list of field names")
+    priority = rule.get("priority", rule.get("weight"))
+    if priority is not None and (isinstance(priority, bool) or not isinstance(priority, int)):
+        raise error("priority", priority, "must be an integer")
+    return CategoryRule(tuple(name), regex, ignore_case, tuple(keys) if keys else None, priority)
+
+
+def _line_of(text: str, value: object) -> int:
+    """The first line of ``text`` that holds ``value`` as JSON writes it (1 if none)."""
+    if not text:
+        return 1
+    needle = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (dict, list)):
+        needle = needle[:20]
+    at = text.find(needle)
+    if at < 0:
+        at = text.find(json.dumps(value))
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
+
+
+class CategoryMatcher:
+    """``pick(app, title)``: the category's levels, as ActivityWatch picks them."""
+
+    def __init__(self, rules: Sequence[CategoryRule]) -> None:
+        self.rules = [
+            (
+                r.name,
+                re.compile(r.regex, re.UNICODE | (re.IGNORECASE if r.ignore_case else 0)),
+                r.select_keys,
+                10 * len(r.name),
+            )
+            for r in rules
+            if r.regex and r.name
+        ]
+
+    def pick(self, app: str, title: str) -> tuple[str, ...]:
+        data = {"app": app, "title": title}
+        best: tuple[str, ...] = UNCATEGORIZED
+        rank: int | None = None
+        for name, regex, keys, r in self.rules:
+            values = data.values() if keys is None else [data.get(k) for k in keys]
+            hit = any(isinstance(v, str) and regex.search(v) for v in values)
+            if hit and (rank is None or r >= rank):
+                best, rank = name, r
+        return best
