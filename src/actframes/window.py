@@ -95,6 +95,18 @@ def parse_day_start(text: str) -> int:
     return int(m[1]) * 60 + int(m[2])
 
 
+def days_from(since: str, until: str, most: int) -> list[str]:
+    """The local days from ``since`` through ``until`` (both YYYY-MM-DD, inclusive), at
+    most ``most`` of them."""
+    first, last = parse_day(since), parse_day(until)
+    if last < first:
+        raise WindowError(f"--until {until} is before --since {since}")
+    n = (last - first).days + 1
+    if n > most:
+        raise WindowError(f"{n} days asked ({since} .. {until}); at most {most} at once")
+    return [(first + timedelta(days=k)).isoformat() for k in range(n)]
+
+
 def day_window(day: str, tz: str, day_start: int | None = None) -> Window:
     """The local day ``day`` in zone ``tz``: [its start, the next day's start), the start
     being midnight plus ``day_start`` minutes (default ``DayStart.minutes``) of local wall

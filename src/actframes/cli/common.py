@@ -139,7 +139,8 @@ def local_day(text: str | None, tz: str) -> str:
 
 
 def store_options(f: F) -> F:
-    """--db, --tz, --source, --no-audible-active, --day-start (``options.STORE_OPTIONS``)."""
+    """--db, --tz, --source, --no-audible-active, --day-start, --projects, --categories
+    (``options.STORE_OPTIONS``)."""
     return click_options(STORE_OPTIONS)(f)
 
 
@@ -191,7 +192,16 @@ def open_cli_store(
             f"{path}: no such file (no store here yet: `actframes demo` writes one, "
             "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
         )
-    return open_store(path, source, disk_cache=disk_cache, audible_active=audible_active)
+    from .options import RuleFiles
+
+    return open_store(
+        path,
+        source,
+        disk_cache=disk_cache,
+        audible_active=audible_active,
+        projects=RuleFiles.projects,
+        categories=RuleFiles.categories,
+    )
 
 
 def compile_options(min_minutes: float) -> Any:

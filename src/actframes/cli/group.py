@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "apps": "actframes.cli.day:apps",
     "demo": "actframes.cli.demo:demo",
     "comms": "actframes.cli.comms:comms",
+    "projects": "actframes.cli.projects:projects",
     "verify": "actframes.cli.verify:verify",
     "tier2": "actframes.cli.tier2:tier2",
     "cache": "actframes.cli.cache:cache",

@@ -67,6 +67,7 @@ def mcp(
             allow_replay,
             allow_destructive_replay,
             replay_user_data_dir,
+            no_audible_active,
         )
         return
     from ..mcp.server import ReplayPolicy, build_server
@@ -76,8 +77,17 @@ def mcp(
 
     zone = tz or machine_zone()
     policy = ReplayPolicy(allow_replay, allow_destructive_replay, replay_user_data_dir)
+    from .options import RuleFiles
+
     server = build_server(
-        db or default_db(), zone, source, now_ms, policy, audible_active=not no_audible_active
+        db or default_db(),
+        zone,
+        source,
+        now_ms,
+        policy,
+        audible_active=not no_audible_active,
+        projects=RuleFiles.projects,
+        categories=RuleFiles.categories,
     )
     # What the imports made (the SDK, pydantic, the compiler) lives as long as the
     # process: frozen out of the collector, a full collection walks only what the calls
@@ -109,8 +119,10 @@ def _print_config(
     allow_replay: bool,
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
+    no_audible_active: bool = False,
 ) -> None:
     from ..mcp.client_config import note, render
+    from .options import RuleFiles
 
     store = Path(os.path.abspath((db or default_db()).expanduser()))
     args = [*_server_command(), "mcp", "--db", str(store)]
@@ -118,6 +130,11 @@ def _print_config(
         args += ["--tz", tz]
     if source:
         args += ["--source", source]
+    if no_audible_active:
+        args.append("--no-audible-active")
+    for flag, given in (("--projects", RuleFiles.projects), ("--categories", RuleFiles.categories)):
+        if given is not None:
+            args += [flag, os.path.abspath(given.expanduser())]
     if allow_destructive_replay:
         args.append("--allow-destructive-replay")
     elif allow_replay:

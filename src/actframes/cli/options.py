@@ -6,6 +6,7 @@ parser of a plain ``actframes day`` call that runs without importing click
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..sources import SOURCE_KINDS
@@ -56,6 +57,23 @@ def _set_day_start(_ctx: object, _param: object, text: str | None) -> None:
     DayStart.minutes = 0 if text is None else parse_day_start(text)
 
 
+class RuleFiles:
+    """The rule files of this invocation (--projects, --categories): set by their options'
+    callbacks on every invocation, so nothing carries over in-process; read where the
+    store is opened (``common.open_cli_store``, the MCP server)."""
+
+    projects: Path | None = None
+    categories: Path | None = None
+
+
+def _set_projects(_ctx: object, _param: object, value: Path | None) -> None:
+    RuleFiles.projects = value
+
+
+def _set_categories(_ctx: object, _param: object, value: Path | None) -> None:
+    RuleFiles.categories = value
+
+
 # No checks on --db: a missing, unreadable or non-file store is the source's to refuse,
 # with the one exit status of every store problem (1), not click's usage status.
 STORE_OPTIONS: tuple[Opt, ...] = (
@@ -96,6 +114,25 @@ STORE_OPTIONS: tuple[Opt, ...] = (
         "When a day begins (default 00:00; ActivityWatch's own is 04:00).",
         metavar="HH:MM",
         callback=_set_day_start,
+        expose=False,
+    ),
+    Opt(
+        "--projects",
+        "projects",
+        "path",
+        "Project rules (TOML; default: $XDG_CONFIG_HOME/actframes/projects.toml if present).",
+        metavar="FILE",
+        callback=_set_projects,
+        expose=False,
+    ),
+    Opt(
+        "--categories",
+        "categories",
+        "path",
+        "ActivityWatch category rules (its JSON export; default: the store's own, else"
+        " ActivityWatch's defaults).",
+        metavar="FILE",
+        callback=_set_categories,
         expose=False,
     ),
 )

@@ -25,6 +25,7 @@ from ..doc_types import Document, Frame, LedgerEntry, Period, WindowInfo
 from .block_fit import BlockFit, largest
 from .durations import fmt_dur
 from .kept_lines import KeptLines
+from .share_lines import share_lines
 from .token_count import ENCODING, count_tokens, fits
 from .usable import usability_line
 
@@ -223,6 +224,7 @@ def _fixed_lines(doc: Document, clock: _Clock) -> list[str]:
             "- " + SEP.join([_q(e["app"]), _q(e.get("site")), fmt_dur(e["active_s"]), inp])
         )
     lines.extend(totals)
+    lines.extend(share_lines(doc, _input))
     if doc["frames"]:
         # The longest frame stays named even when its line is left out for the budget.
         f = max(doc["frames"], key=lambda f: f["active_s"])  # first of equals: earliest

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..compile.disclosures import NO_INPUT
 from .context import APPS_HEAD, INPUT_ABBR, LEDGER_HEAD, SEP, VIEWED_HEAD
+from .share_lines import CATEGORIES_HEAD, PROJECTS_HEAD, UNASSIGNED
 
 
 class ContextParseError(ValueError):
@@ -62,6 +63,28 @@ def _parse_line(line: str, section: str, out: dict[str, Any]) -> str:
         app, dur, inp, n = split_fields(line[2:])
         out.setdefault("app_totals", []).append(
             {"app": _uq(app), "active_s": parse_dur(dur), **_parse_input(inp), "lines": int(n)}
+        )
+        return section
+    if line.startswith(PROJECTS_HEAD):
+        out["projects_rules"] = line[len(PROJECTS_HEAD) :]
+        out["projects"] = []
+        return "projects"
+    if line.startswith(CATEGORIES_HEAD):
+        out["categories_rules"] = line[len(CATEGORIES_HEAD) :]
+        out["categories"] = []
+        return "categories"
+    if line.startswith("- ") and section == "projects":
+        who, dur, inp, n = split_fields(line[2:])
+        item: dict[str, Any] = {"active_s": parse_dur(dur), **_parse_input(inp), "frames": int(n)}
+        if who == UNASSIGNED:
+            out["unassigned"] = item
+        else:
+            out["projects"].append({"name": _uq(who), **item})
+        return section
+    if line.startswith("- ") and section == "categories":
+        who, dur, inp = split_fields(line[2:])
+        out["categories"].append(
+            {"name": _uq(who), "active_s": parse_dur(dur), **_parse_input(inp)}
         )
         return section
     if line.startswith("budget "):

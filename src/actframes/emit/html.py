@@ -27,6 +27,7 @@ from html import escape
 
 from .html_assets import CSP, CSS, SCRIPT
 from .html_layout import Doc
+from .html_shares import shares_sections
 from .html_view import HtmlView
 
 
@@ -52,6 +53,7 @@ def to_html(doc: Doc) -> str:
         "<main>",
         view.timeline(),
         view.ledger(),
+        shares_sections(doc),
         view.frames_table(),
         view.notes(),
         "</main>",

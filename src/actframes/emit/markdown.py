@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..compile.disclosures import input_recorded
-from ..doc_types import Document, InputCounts
+from ..doc_types import Document, InputCounts, ShareEntry, Unassigned
 from .durations import fmt_dur
 from .usable import usability_line
 
@@ -38,8 +38,9 @@ def to_markdown(doc: Document) -> str:
             f"| {_cell(e['app'])} | {_cell(e.get('site') or '')} | {fmt_dur(e['active_s'])} "
             f"| {e['active_s']} | {keys} | {clicks} |"
         )
-    out += ["", "## Frames", "", "| Time | App | Site | Active | Input | Title | Id |"]
-    out.append("|---|---|---|---:|---|---|---|")
+    out += _shares(doc, measured)
+    out += ["", "## Frames", "", "| Time | App | Site | Project | Active | Input | Title | Id |"]
+    out.append("|---|---|---|---|---:|---|---|---|")
     for f in doc["frames"]:
         inp = f["input"]
         t = f["titles"][0] if f["titles"] else ""
@@ -47,7 +48,8 @@ def to_markdown(doc: Document) -> str:
             t += f" (+{len(f['interruptions'])} interruptions)"
         out.append(
             f"| {_hms(f['start'])}–{_hms(f['end'])} | {_cell(f['app'])} | "
-            f"{_cell(f.get('site') or '')} | {fmt_dur(f['active_s'])} | "
+            f"{_cell(f.get('site') or '')} | {_cell(f.get('project') or '')} | "
+            f"{fmt_dur(f['active_s'])} | "
             f"{_input(inp) if measured else '—'} | {_cell(t)} | {f['id']} |"
         )
     om = doc["omitted"]
@@ -62,6 +64,36 @@ def to_markdown(doc: Document) -> str:
             out.append(f"- {r['table']}: {r['reason']} ({r['count']}: rows {r['rows']})")
     out += ["", "## Blind spots", ""] + [f"- {b}" for b in doc["blind_spots"]]
     return "\n".join(out) + "\n"
+
+
+def _shares(doc: Document, measured: bool) -> list[str]:
+    """The projects table (with the unassigned time) and the categories table."""
+    out: list[str] = []
+    projects, categories = doc.get("projects"), doc.get("categories")
+    for head, section, rest in (
+        ("Projects", projects, projects["unassigned"] if projects else None),
+        ("Categories", categories, None),
+    ):
+        if not section or not section["entries"]:
+            continue
+        what = head[:-3] + "y" if head == "Categories" else head[:-1]
+        out += ["", f"## {head}", "", f"Rules: {_cell(section['rules'])}.", ""]
+        out += [
+            f"| {what} | Active | Seconds | Keys | Clicks | Frames |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        rows: list[tuple[str, ShareEntry | Unassigned]] = [
+            (_cell(e["name"]), e) for e in section["entries"]
+        ]
+        if rest is not None and rest["active_s"]:
+            rows.append(("*(unassigned)*", rest))
+        for name, e in rows:
+            keys, clicks = (e["keys"], e["clicks"]) if measured else ("—", "—")
+            out.append(
+                f"| {name} | {fmt_dur(e['active_s'])} | {e['active_s']} | {keys} | {clicks} "
+                f"| {len(e['frames'])} |"
+            )
+    return out
 
 
 def _input(inp: InputCounts) -> str:

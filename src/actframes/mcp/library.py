@@ -44,10 +44,20 @@ class Service:
         now_ms: Callable[[], int],
         *,
         audible_active: bool = True,
+        projects: Path | None = None,
+        categories: Path | None = None,
     ) -> None:
         self.db, self.tz, self.source, self.now_ms = db, tz, source, now_ms
-        # ``audible_active``: False for --no-audible-active (``sources.open_source``).
-        self.store = open_store(db, source, resident=True, audible_active=audible_active)
+        # ``audible_active``: False for --no-audible-active (``sources.open_source``);
+        # ``projects``, ``categories``: the rule files (``store_rules.py``).
+        self.store = open_store(
+            db,
+            source,
+            resident=True,
+            audible_active=audible_active,
+            projects=projects,
+            categories=categories,
+        )
         self._lines = KeptLines()  # frame lines of the latest context block
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from mcp.server import MCPServer
 
 from .. import __version__
-from . import replay, resources, tools
+from . import project_tools, replay, resources, tools
 from .library import Service
 from .replay import ReplayPolicy
 from .strict import StrictServer
@@ -36,6 +36,7 @@ TOOLS: tuple[Callable[..., Any], ...] = (
     tools.get_day_summary,
     tools.get_frame,
     tools.get_communications,
+    project_tools.get_projects,
     tools.search_activity,
     tools.get_patterns,
     tools.list_routines,
@@ -56,8 +57,18 @@ def build_server(
     replay_policy: ReplayPolicy | None = None,
     *,
     audible_active: bool = True,
+    projects: Path | None = None,
+    categories: Path | None = None,
 ) -> MCPServer:
-    svc = Service(db, tz, source, now_ms, audible_active=audible_active)
+    svc = Service(
+        db,
+        tz,
+        source,
+        now_ms,
+        audible_active=audible_active,
+        projects=projects,
+        categories=categories,
+    )
     policy = replay_policy or ReplayPolicy()
     server: MCPServer = StrictServer(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"

@@ -60,9 +60,10 @@ async def get_context(
 ) -> CallToolResult:
     """The user's activity as a compact, measured context block for a window of time.
 
-    Coverage, away time, time per app and site (the whole ledger), the longest frame,
-    viewed documents and pull requests, and one line per frame (the least active are
-    left out to fit budget_tokens, in o200k tokens). Window: the last `hours`, a local
+    Coverage, away time, time per app and site (the whole ledger), time per project
+    and per category (adding up to the ledger), the longest frame, viewed documents and
+    pull requests, and one line per frame (the least active are left out to fit
+    budget_tokens, in o200k tokens). Window: the last `hours`, a local
     `day` (YYYY-MM-DD, today or yesterday), or `since`/`until`; default the last 2 hours.
     """
     if not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
