@@ -1,5 +1,5 @@
-"""Test-wide setup: the document cache and the recorder's state live in a temporary
-folder, never in the user's home."""
+"""Test-wide setup: the document cache, the recorder's state and the user's rule files
+(projects.toml) live in a temporary folder, never in the user's home."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ import pytest
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_xdg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     root = tmp_path_factory.mktemp("xdg")
-    saved = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "ACTFRAMES_CACHE")}
+    names = ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "ACTFRAMES_CACHE")
+    saved = {k: os.environ.get(k) for k in names}
     os.environ["XDG_CACHE_HOME"] = str(Path(root) / "cache")
     os.environ["XDG_STATE_HOME"] = str(Path(root) / "state")
+    os.environ["XDG_CONFIG_HOME"] = str(Path(root) / "config")
     os.environ.pop("ACTFRAMES_CACHE", None)
     yield
     for k, v in saved.items():

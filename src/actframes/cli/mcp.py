@@ -77,8 +77,13 @@ def mcp(
 
     zone = tz or machine_zone()
     policy = ReplayPolicy(allow_replay, allow_destructive_replay, replay_user_data_dir)
+    from ..rule_files import category_rules, project_rules
     from .options import RuleFiles
 
+    # A bad rules file stops the server before it serves (one line, exit 2), not at
+    # the first call.
+    project_rules(RuleFiles.projects)
+    category_rules(RuleFiles.categories)
     server = build_server(
         db or default_db(),
         zone,
