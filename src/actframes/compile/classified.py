@@ -11,10 +11,10 @@ from ..classify.ruleset import RuleSet
 from ..fast.records import Record
 from .categories import category_rules
 from .constants import BY_QUERY, UNATTRIBUTED_MAX_RUNS
-from .pieces import Piece, Row
+from .pieces import Piece
 from .projects import assign_projects
 from .ranges import compact_within
-from .tally import Label, Share, tally
+from .tally import Key, Label, Share, piece_credits, pieces_of, tally
 
 
 class Classified(Record):
@@ -62,7 +62,9 @@ def labels_key(labels: Labels) -> LabelsKey:
 
 def classify(frames: Sequence[Piece], rules: RuleSet) -> Classified:
     """Projects and categories of ``frames`` (each with its interruptions)."""
-    shares, own, names = assign_projects(frames, rules.projects)
+    pieces = pieces_of(frames)
+    credits = piece_credits(pieces)
+    shares, own, names = assign_projects(pieces, credits, rules.projects)
     entries = [_entry(names[s.label], s) for s in shares if s.label is not None]
     entries.sort(key=lambda e: (-e["active_s"], e["name"]))
     none = next((s for s in shares if s.label is None), None)
@@ -71,13 +73,12 @@ def classify(frames: Sequence[Piece], rules: RuleSet) -> Classified:
         "entries": entries,
         "unassigned": _unassigned(none),
     }
-    match = category_rules(rules.categories)
+    name_of = category_rules(rules.categories)
 
-    def category(r: Row) -> Label:
-        s = r.snap
-        return match(s.app, s.title)
+    def category(p: Piece, k: Key) -> Label:
+        return name_of(p.rows[0].snap[2], k[0])  # (app, title)
 
-    cat_shares, cat_own = tally(frames, category)
+    cat_shares, cat_own = tally(pieces, credits, category)
     cats = [_entry(s.label or "", s) for s in cat_shares]
     cats.sort(key=lambda e: (-e["active_s"], e["name"]))
     categories: doc_types.Categories = {"rules": rules.categories_from, "entries": cats}

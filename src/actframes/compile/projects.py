@@ -24,8 +24,8 @@ from functools import lru_cache
 from ..classify.builtin_projects import FOLDER, seen
 from ..classify.names import folders, project_key
 from ..classify.ruleset import ProjectRule
-from .pieces import Piece, Row
-from .tally import Label, Share, tally
+from .pieces import Piece
+from .tally import Credits, Key, Label, Share, tally
 
 
 class _Folders(tuple[str, ...]):
@@ -85,33 +85,33 @@ def project_rules(rules: tuple[ProjectRule, ...]) -> ProjectRules:
 
 
 def assign_projects(
-    frames: Sequence[Piece], rules: tuple[ProjectRule, ...]
+    pieces: Sequence[tuple[str, Piece]], credits: Credits, rules: tuple[ProjectRule, ...]
 ) -> tuple[list[Share], dict[int, Label], dict[str, str]]:
     """Every project's share (and the unassigned one, label None), each piece's own
     project (by ``id``) and each project key's shown name."""
     pr = project_rules(rules)
-    said: dict[tuple[str, str, str | None, str | None], _Said] = {}
+    said: dict[tuple[str, str | None, str, str | None], _Said] = {}
     known = set(pr.alias.values()) | set(pr.alias)
     spellings: dict[str, dict[str, int]] = {}
 
-    def say(r: Row) -> _Said:
-        s = r.snap
-        k = (s.app, s.title, s.url, r.site)
-        if k in said:
-            return said[k]
-        got = said[k] = _said(pr, s.app, s.title, s.url, r.site)
+    def say(p: Piece, k: Key) -> _Said:
+        first = p.rows[0]
+        app, site = first.snap[2], first.site
+        key = (app, site, *k)
+        if key in said:
+            return said[key]
+        got = said[key] = _said(pr, app, k[0], k[1], site)
         return got
 
-    for f in frames:  # what the window names, before any folder is read
-        for p in (f, *f.interruptions):
-            for r in p.rows:
-                say(r)
+    for _, p in pieces:  # what the window's credited rows name, before any folder is read
+        for k in credits[id(p)][0]:
+            say(p, k)
     known.update(
         got[0] for got in said.values() if got is not None and not isinstance(got, _Folders)
     )
 
-    def label_of(r: Row) -> Label:
-        got = say(r)
+    def label_of(p: Piece, k: Key) -> Label:
+        got = say(p, k)
         if got is None:
             return None
         if isinstance(got, _Folders):
@@ -122,20 +122,10 @@ def assign_projects(
             return None
         key, spelling = got
         by = spellings.setdefault(key, {})
-        by[spelling] = by.get(spelling, 0) + r.credit_ms
+        by[spelling] = by.get(spelling, 0) + credits[id(p)][0].get(k, 0)
         return key
 
-    def said_name(key: str) -> str:  # (a project of uncredited rows only)
-        return min(
-            (
-                g[1]
-                for g in said.values()
-                if g is not None and not isinstance(g, _Folders) and g[0] == key
-            ),
-            default=key,
-        )
-
-    shares, own = tally(frames, label_of)
+    shares, own = tally(pieces, credits, label_of)
     names = {}
     for key in {s.label for s in shares} | set(own.values()):
         if key is None:
@@ -144,7 +134,7 @@ def assign_projects(
         if given is not None:
             names[key] = given
         else:
-            by = spellings.get(key) or {said_name(key): 0}
+            by = spellings.get(key) or {key: 0}
             names[key] = min(by, key=lambda n: (-by[n], n))
     return shares, own, names
 
