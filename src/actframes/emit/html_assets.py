@@ -70,8 +70,8 @@ rgba(0,0,0,.18);font-size:13px;overflow-wrap:anywhere}
 .detail dl{display:grid;grid-template-columns:auto 1fr;gap:.1rem .7rem;margin:.3rem 0}
 .detail dt{color:var(--muted)}.detail dd{margin:0}
 .detail ul{margin:.1rem 0;padding-left:1.1rem}
-.ledger{list-style:none;margin:0;padding:0;max-width:70rem}
-.lrow{display:grid;grid-template-columns:18rem 1fr 6.5rem 6.5rem;align-items:center;
+.ledger,.shares{list-style:none;margin:0;padding:0;max-width:70rem}
+.lrow,.srow{display:grid;grid-template-columns:18rem 1fr 6.5rem 6.5rem;align-items:center;
 gap:.6rem;padding:2px 0}
 .lname{display:flex;white-space:nowrap;overflow:hidden;min-width:0}
 .ltrack{height:14px;background:var(--panel);border-radius:2px}
@@ -93,7 +93,7 @@ body{padding:.6rem .6rem 14rem}
 padding:0}
 .track{height:18px}
 .bar{top:2px;bottom:2px}
-.lrow{grid-template-columns:1fr 5.5rem;grid-template-areas:"n m" "t s";gap:.1rem .5rem;
+.lrow,.srow{grid-template-columns:1fr 5.5rem;grid-template-areas:"n m" "t s";gap:.1rem .5rem;
 padding:4px 0}
 .lname{grid-area:n}.ltrack{grid-area:t}.lmin{grid-area:m}.lsec{grid-area:s}
 .detail{left:0!important;right:0;bottom:0;top:auto!important;max-width:none;

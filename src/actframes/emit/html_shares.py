@@ -35,7 +35,7 @@ def _section(key: str, head: str, rules: str, rows: list[tuple[str, int, int, bo
         colour = UNASSIGNED_COLOUR if none else PALETTE[n % len(PALETTE)]
         unassigned = ' data-unassigned="1"' if none else ""
         items.append(
-            f'<li class="lrow" data-name="{escape(name)}"{unassigned} data-active-s="{secs}"'
+            f'<li class="srow" data-name="{escape(name)}"{unassigned} data-active-s="{secs}"'
             f' data-frames="{frames}">'
             f'<span class="lname" title="{escape(name)}"><span class="n-app solo">'
             f"{escape(name)}</span></span>"
@@ -50,7 +50,7 @@ def _section(key: str, head: str, rules: str, rows: list[tuple[str, int, int, bo
         f'<h2 id="{key}-h">{head}</h2>'
         f'<p class="hint">Rules: {escape(rules)}. Every credited second once; the entries '
         "add up to the ledger's total.</p>"
-        f'<ol class="ledger">{"".join(items)}</ol>'
+        f'<ol class="shares">{"".join(items)}</ol>'
         f'<p class="total">Total {minutes(total)} ({total} s)</p>'
         "</section>"
     )
