@@ -136,6 +136,48 @@ def no_afk_bucket(host: str) -> dict[str, Any]:
     return {"day": day, "tz": tz, "hosts": {host: spec}}
 
 
+# Places as a browser reports them: ports that are not the default, a port written
+# although it is the default, the browser's own pages, an extension, a local file, a page's
+# source, a data URL, an IPv6 address.
+PLACES = (
+    ("http://localhost:5600/#/activity", "ActivityWatch"),
+    ("http://localhost:8501/", "Dashboard · Streamlit"),
+    ("http://localhost/", "It works!"),
+    ("https://example.com:443/x", "Example Domain"),
+    ("https://x.org:8443/admin", "Admin"),
+    ("http://[::1]:8080/", "Directory listing"),
+    ("about:newtab", "New Tab"),
+    ("about:blank", "localhost:3000/"),
+    ("about:preferences#privacy", "Settings"),
+    ("file:///home/me/report.html", "report.html"),
+    ("moz-extension://3f2b9c1e-0a4d-4e7b-9c55-1d2e3f405162/onetab.html", "OneTab"),
+    ("view-source:https://github.com/acme/widget", "Source of github.com/acme/widget"),
+    ("data:text/plain,hello", "data:text/plain,hello"),
+)
+
+
+def places(host: str) -> dict[str, Any]:
+    """The browser on places of every kind, in turns of 70 s to 3 min (the web watcher
+    reports a tab every minute: each gets some time), between the editor."""
+    day, tz = "2026-11-16", "Europe/Berlin"
+    s, e = at(day, "10:00:00", tz), at(day, "11:00:00", tz)
+    rng = random.Random(11)
+    focus: list[list[Any]] = []
+    tabs: list[list[Any]] = []
+    t, i = s, 0
+    while t < e:
+        dur = rng.randrange(70_000, 180_000)
+        if i % 3 == 2:
+            focus.append([t, min(t + dur, e), "Code", "places.py - Code"])
+        else:
+            url, title = PLACES[(i - i // 3) % len(PLACES)]
+            focus.append([t, min(t + dur, e), FIREFOX, f"{title} — Mozilla Firefox"])
+            tabs.append([t, min(t + dur, e), url, title, False])
+        t, i = t + dur, i + 1
+    spec = {"on": [[s, e]], "focus": focus, "input": [[s, e]], "tabs": tabs, "seed": 11}
+    return {"day": day, "tz": tz, "hosts": {host: spec}}
+
+
 def day_bounds(day: str, tz: str) -> tuple[str, str]:
     """The local day [00:00, next 00:00) as ISO times with their offsets."""
     z = ZoneInfo(tz)

@@ -119,8 +119,9 @@ def test_helpers() -> None:
     assert parse_instant(None) is None
     assert site_of("https://user@WWW.GitHub.com.:443/x") == "github.com"
     assert site_of("github.com/acme") == "github.com"
-    assert site_of("about:blank") is None
-    assert site_of("file:///tmp/x") is None
+    assert site_of("http://localhost:8501/") == "localhost:8501"
+    assert site_of("about:blank") == "about:blank"
+    assert site_of("file:///tmp/x") == "file:"
     chrome = "Google Chrome"
     assert entity_of(chrome, "", "https://github.com/a/b/issues/3#top") == ("issue", "a/b#3", None)
     sheet = "https://docs.google.com/spreadsheets/u/0/d/1BxiMVs0XRA5nFMd/edit#gid=0"

@@ -13,7 +13,9 @@ SPEC.md defines them, written again here in plain Python:
 - Interval sources (ActivityWatch): a row holds its observed span, cut where the next row
   of its stream begins; no cap.
 - Active ("earned") time is held time minus recorded away (AFK) time, cut to the day.
-- A site is the URL's host, lower-cased, without ``www.``, port, user-info or trailing dot.
+- A site is the URL's host, lower-cased, without ``www.``, user-info or trailing dot, with
+  a port that is not the scheme's default; a browser page or extension with its scheme
+  (``about:blank``, ``chrome://newtab``); a URL that names no host its scheme (``file:``).
 - ActivityWatch rows are the pieces ActivityWatch's web UI credits, host by host: window
   events flooded, cut to the host's not-AFK time (audible browser time included), browser
   time split by the URLs of the web events overlapping it.

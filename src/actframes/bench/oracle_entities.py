@@ -28,22 +28,64 @@ def family_of_app(app: str) -> str | None:
     return next((fam for frag, fam in _BROWSER_APPS if frag in a), None)
 
 
+_DEFAULT_PORT = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "ftps": 990,
+                 "sftp": 22, "ssh": 22, "git": 9418}  # fmt: skip
+_NO_HOST = ("about", "file", "data", "javascript", "mailto", "tel", "sms")
+
+
 def site_of(url: str | None) -> str | None:
-    """The URL's host: lower-cased, no ``www.``, port, user-info or trailing dot."""
+    """Where a URL is: its host (lower-cased, no ``www.``, user-info or trailing dot) and
+    its port when that is not its scheme's default; a browser page or extension with its
+    scheme (``chrome://newtab``, ``about:blank``); a URL of no host its scheme (``file:``);
+    ``view-source:`` and ``blob:`` followed by the site of the URL they wrap."""
     if not url:
         return None
     u = url.strip()
-    if "://" not in u and not u.startswith("//"):
-        first = u.split("/", 1)[0]
-        if "." not in first and not first.lower().startswith("localhost"):
+    low = u.lower()
+    for wrapper in ("view-source:", "blob:"):
+        if low.startswith(wrapper):
+            inner = u[len(wrapper) :].strip()
+            bad = inner.lower().startswith(("view-source:", "blob:"))
+            return wrapper + ("" if bad else site_of(inner) or "")
+    head = re.match(r"([a-z][a-z0-9+.-]+):", low)
+    host_port = re.match(r"[a-z0-9.-]+:\d{1,5}(?:[/?#]|$)", low)
+    scheme = head.group(1) if head else ""
+    if host_port and scheme not in _DEFAULT_PORT and scheme not in _NO_HOST:
+        scheme = ""  # "localhost:8501/x": a host and a port, not a scheme
+    if not scheme:
+        first = re.split(r"[/?#]", u, maxsplit=1)[0]
+        if not u.startswith("//") and "." not in first and not low.startswith("localhost"):
             return None
-        u = "//" + u
-    try:
-        host = urlsplit(u).hostname
-    except ValueError:
+        if "\\" in first:
+            return None  # a Windows path
+        after = u[2:] if u.startswith("//") else u
+    elif low.startswith(scheme + "://"):
+        after = u[len(scheme) + 3 :]
+    elif scheme == "about":
+        return "about:" + re.match(r"[a-z0-9._-]*", low[6:]).group(0)  # type: ignore[union-attr]
+    else:
+        return scheme + ":" if scheme in _NO_HOST else None
+    netloc = re.split(r"[/?#]", after, maxsplit=1)[0]
+    hostport = netloc.rpartition("@")[2]
+    if ("[" in netloc) != ("]" in netloc):
         return None
-    host = (host or "").rstrip(".").lower()
-    return (host[4:] if host.startswith("www.") else host) or None
+    if "[" in hostport:
+        inside, _, tail = hostport.partition("[")[2].partition("]")
+        if not inside or any(c not in "0123456789abcdefABCDEF:." for c in inside):
+            return None
+        host, port = inside, tail.partition(":")[2]
+    else:
+        host, _, port = hostport.partition(":")
+    host = host.lower().rstrip(".")
+    host = host[4:] if host.startswith("www.") else host
+    if not host:
+        return scheme + ":" if scheme in _NO_HOST else None
+    if not (port.isascii() and port.isdigit() and int(port) <= 65535):
+        port = ""  # not a port number: the host alone
+    defaults = (80, 443) if not scheme else (_DEFAULT_PORT.get(scheme, -1),)
+    if port and int(port) not in defaults:
+        host = f"[{host}]:{int(port)}" if ":" in host else f"{host}:{int(port)}"
+    return host if not scheme or scheme in _DEFAULT_PORT else f"{scheme}://{host}"
 
 
 _GH_PATH = re.compile(

@@ -39,15 +39,17 @@ Pattern = dict[str, Any]
 
 
 def template(url: str) -> str | None:
-    """``host/path`` with id-like segments as ``{id}``; None for a URL without a host."""
+    """``site/path`` (``localhost:8501/app``, ``chrome://settings/passwords``) with id-like
+    segments as ``{id}``; a browser's ``about:`` page is its site; None for a URL without
+    a host (``file:``, ``data:``, a wrapped ``view-source:`` or ``blob:`` URL)."""
+    host = site_of(url)
+    if not host or host.endswith(":") or host.startswith(("view-source:", "blob:")):
+        return None
+    if host.startswith("about:"):
+        return host
     try:
         parts = urlsplit(url if "//" in url else "//" + url)
     except ValueError:
-        return None
-    host = site_of(url)
-    if not host:
-        host = (parts.hostname or "").lower() or None
-    if not host:
         return None
     segs = [s for s in parts.path.split("/") if s]
     segs = ["{id}" if is_id_segment(s) else s for s in segs]
