@@ -39,7 +39,10 @@ def project_rules(path: Path | None) -> tuple[tuple[ProjectRule, ...], str]:
     when it exists, else none."""
     if path is None:
         path = default_projects_file()
-        if not path.is_file():
+        try:
+            if not path.is_file():
+                return (), BUILT_IN
+        except OSError:  # a config folder we may not read: as if there were no file
             return (), BUILT_IN
     path = path.expanduser()
     return parse_projects(_read(path, "projects"), str(path)), f"{BUILT_IN} + {path.name}"

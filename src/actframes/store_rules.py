@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .classify.aw_defaults import default_rules
 from .classify.ruleset import RuleSet
+from .errors import ActframesError
 from .sources import Source
 
 if TYPE_CHECKING:
@@ -27,12 +28,20 @@ class StoreRules:
         if self._rules is None:
             from .rule_files import load_rules
 
-            classes = None
+            classes, opened = None, True
             if self.categories is None:
-                with reading() as src:
-                    settings = getattr(src, "category_settings", None)
-                    classes = settings() if callable(settings) else None
-            self._rules = load_rules(self.projects, self.categories, classes)
+                try:
+                    with reading() as src:
+                        settings = getattr(src, "category_settings", None)
+                        classes = settings() if callable(settings) else None
+                except ActframesError:
+                    # The store cannot be opened (yet): its compile says why; its own
+                    # categories are asked again next time.
+                    opened = False
+            rules = load_rules(self.projects, self.categories, classes)
+            if not opened:
+                return rules
+            self._rules = rules
         return self._rules
 
     def options(

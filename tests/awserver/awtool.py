@@ -4,6 +4,8 @@ canonical query.
 
     python awtool.py feed  PORT SCENARIO.json
     python awtool.py query PORT START END HOST [--no-audible]   (prints JSON)
+    python awtool.py categories PORT START END HOST CLASSES.json [--no-audible]
+    python awtool.py pick CASES.json   (aw-core's own ``categorize``, no server)
 
 A scenario is one machine per host: its ``on`` spans (watchers running), ``focus``
 spans (app, title), ``input`` spans (the person using keyboard or mouse) and ``tabs``
@@ -146,6 +148,18 @@ def _feed_web(client: ActivityWatchClient, bucket: str, tabs: list, lo: int, hi:
 def canonical_query(host: str, web_buckets: list[str], audible: bool, has_afk: bool) -> str:
     """aw-webui's canonicalEvents + fullDesktopQuery (src/queries.ts) for one host, with
     the browser events also cut to not-AFK time so domains compare with app time."""
+    lines = canonical_events(host, web_buckets, audible, has_afk)
+    lines += [
+        'app_events = merge_events_by_keys(events, ["app"]);',
+        'domains = merge_events_by_keys(split_url_events(browser_events), ["$domain"]);',
+        'RETURN = {"apps": app_events, "domains": domains, "duration": sum_durations(events)};',
+    ]
+    return "".join(lines)
+
+
+def canonical_events(host: str, web_buckets: list[str], audible: bool, has_afk: bool) -> list[str]:
+    """The statements of the canonical query that leave the host's window events, cut to
+    its not-AFK time, in ``events`` (and its browser events in ``browser_events``)."""
     lines = [f'events = flood(query_bucket("aw-watcher-window_{host}"));']
     if has_afk:
         lines += [
@@ -182,12 +196,7 @@ def canonical_query(host: str, web_buckets: list[str], audible: bool, has_afk: b
             "events = filter_period_intersect(events, not_afk);",
             "browser_events = filter_period_intersect(browser_events, not_afk);",
         ]
-    lines += [
-        'app_events = merge_events_by_keys(events, ["app"]);',
-        'domains = merge_events_by_keys(split_url_events(browser_events), ["$domain"]);',
-        'RETURN = {"apps": app_events, "domains": domains, "duration": sum_durations(events)};',
-    ]
-    return "".join(lines)
+    return lines
 
 
 def query(port: int, start: str, end: str, host: str, audible: bool) -> dict:
@@ -208,6 +217,49 @@ def query(port: int, start: str, end: str, host: str, audible: bool) -> dict:
     }
 
 
+def web_ui_classes(classes: list) -> str:
+    """``[[name, rule], ...]`` as the web UI writes them into a query (src/queries.ts:
+    ``JSON.stringify(categories).replace(/\\\\/g, '\\')``): the query language takes a
+    string's backslashes literally, so JSON's doubled ones are made single again."""
+    return json.dumps(classes, ensure_ascii=False).replace("\\\\", "\\")
+
+
+def categories(port: int, start: str, end: str, host: str, path: str, audible: bool) -> dict:
+    """The web UI's category totals (fullDesktopQuery's ``cat_events``): seconds per
+    category, its levels joined with " > "."""
+    with open(path, encoding="utf-8") as fh:
+        classes = json.load(fh)
+    client = ActivityWatchClient("awtool-query", testing=True, host="127.0.0.1", port=port)
+    buckets = client.get_buckets()
+    webs = {b: m["hostname"] for b, m in buckets.items() if m["type"] == "web.tab.current"}
+    web = sorted(b for b, h in webs.items() if h == host)
+    web = web or sorted(b for b, h in webs.items() if h in ("unknown", ""))
+    lines = canonical_events(host, web, audible, f"aw-watcher-afk_{host}" in buckets)
+    lines += [
+        f"events = categorize(events, {web_ui_classes(classes)});",
+        'cat_events = sort_by_duration(merge_events_by_keys(events, ["$category"]));',
+        "RETURN = cat_events;",
+    ]
+    period = (datetime.fromisoformat(start), datetime.fromisoformat(end))
+    (res,) = client.query("".join(lines), [period])
+    return {" > ".join(e["data"]["$category"]): e["duration"] for e in res}
+
+
+def pick(path: str) -> list[list[str]]:
+    """aw-core's ``categorize`` of one window event per ``[app, title]`` case."""
+    from aw_transform import Rule, categorize
+
+    with open(path, encoding="utf-8") as fh:
+        spec = json.load(fh)
+    rules = [(name, Rule(rule)) for name, rule in spec["classes"]]
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    events = [
+        Event(timestamp=now, duration=1, data={"app": app, "title": title})
+        for app, title in spec["cases"]
+    ]
+    return [e.data["$category"] for e in categorize(events, rules)]
+
+
 def main(argv: list[str]) -> None:
     if argv[0] == "feed":
         with open(argv[2], encoding="utf-8") as fh:
@@ -217,6 +269,12 @@ def main(argv: list[str]) -> None:
     elif argv[0] == "query":
         out = query(int(argv[1]), argv[2], argv[3], argv[4], "--no-audible" not in argv)
         print(json.dumps(out, sort_keys=True))
+    elif argv[0] == "categories":
+        audible = "--no-audible" not in argv
+        out = categories(int(argv[1]), argv[2], argv[3], argv[4], argv[5], audible)
+        print(json.dumps(out, sort_keys=True, ensure_ascii=False))
+    elif argv[0] == "pick":
+        print(json.dumps(pick(argv[1]), ensure_ascii=False))
     else:
         raise SystemExit(f"unknown command {argv[0]!r}")
 

@@ -44,7 +44,8 @@ def parse_categories(text: str, shown: str) -> tuple[CategoryRule, ...]:
 
 
 def categories_of(data: Any, shown: str, text: str = "") -> tuple[CategoryRule, ...]:
-    """The categories of parsed JSON (see the module's docstring)."""
+    """The categories of parsed JSON (see the module's docstring); ``text``, the JSON
+    they were read from, gives an error its line."""
     if isinstance(data, dict):
         found = data.get("categories", data.get("classes"))
         if found is None:
@@ -55,59 +56,110 @@ def categories_of(data: Any, shown: str, text: str = "") -> tuple[CategoryRule, 
     if not isinstance(data, list):
         raise UsageError(f"{shown}:1: the categories must be a list")
     out = []
+    spans: list[tuple[int, int]] | None = None
     for k, c in enumerate(data):
-        rule = _category(c, k, shown, text)
+        try:
+            rule = _category(c, k)
+        except _Bad as bad:
+            if spans is None:
+                spans = _category_spans(text)
+            start, end = spans[k] if k < len(spans) else (0, len(text))
+            raise UsageError(f"{shown}:{_line_of(text, start, end, bad.field)}: {bad}") from None
         if rule is not None:
             out.append(rule)
     return tuple(out)
 
 
-def _category(c: Any, k: int, shown: str, text: str) -> CategoryRule | None:
-    def error(field: str, value: object, message: str) -> UsageError:
-        return UsageError(
-            f"{shown}:{_line_of(text, value)}: category {k + 1}: field {field!r}: {message}"
-        )
+class _Bad(ValueError):
+    """A category's bad field (the message names it; ``field`` is the JSON key, "" for
+    the category itself)."""
 
+    def __init__(self, k: int, field: str, message: str) -> None:
+        where = f"category {k + 1}" + (f": field {field!r}" if field else "")
+        super().__init__(f"{where}: {message}")
+        self.field = field
+
+
+def _category(c: Any, k: int) -> CategoryRule | None:
     if not isinstance(c, dict):
-        raise UsageError(f"{shown}:{_line_of(text, c)}: category {k + 1} is not an object")
+        raise _Bad(k, "", "is not an object")
     name = c.get("name")
     if not isinstance(name, list) or not name or not all(isinstance(n, str) for n in name):
-        raise error("name", name, 'must be a list of names such as ["Work", "Programming"]')
+        raise _Bad(k, "name", 'must be a list of names such as ["Work", "Programming"]')
     rule = c.get("rule")
     if not isinstance(rule, dict):
-        raise error("rule", rule, 'must be an object such as {"type": "regex", "regex": "…"}')
+        raise _Bad(k, "rule", 'must be an object such as {"type": "regex", "regex": "…"}')
     if "type" in rule and rule["type"] is None:
         return None  # an implicit parent: the web UI leaves it out of queries
     regex = rule.get("regex") or ""
     if not isinstance(regex, str):
-        raise error("regex", regex, "must be text")
+        raise _Bad(k, "regex", "must be text")
     ignore_case = bool(rule.get("ignore_case", False))
     try:
         re.compile(regex, re.UNICODE | (re.IGNORECASE if ignore_case else 0))
     except re.error as exc:
-        raise error("regex", regex, f"bad regular expression ({exc})") from exc
+        raise _Bad(k, "regex", f"bad regular expression ({exc})") from exc
     keys = rule.get("select_keys")
     if keys is not None and (
         not isinstance(keys, list) or not all(isinstance(x, str) for x in keys)
     ):
-        raise error("select_keys", keys, "must be a list of field names")
-    priority = rule.get("priority", rule.get("weight"))
+        raise _Bad(k, "select_keys", "must be a list of field names")
+    # aw-core reads "priority", else its other name "weight".
+    field = "priority" if "priority" in rule else "weight"
+    priority = rule.get(field)
     if priority is not None and (isinstance(priority, bool) or not isinstance(priority, int)):
-        raise error("priority", priority, "must be an integer")
+        raise _Bad(k, field, "must be an integer")
     return CategoryRule(tuple(name), regex, ignore_case, tuple(keys) if keys else None, priority)
 
 
-def _line_of(text: str, value: object) -> int:
-    """The first line of ``text`` that holds ``value`` as JSON writes it (1 if none)."""
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _category_spans(text: str) -> list[tuple[int, int]]:
+    """Where each category of ``text``'s list stands ([start, end) offsets), found by
+    walking the JSON as ``categories_of`` reads it; [] when it cannot be walked."""
+    dec = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        m = _SPACE.match(text, i)
+        return m.end() if m else i
+
+    try:
+        i = skip(0)
+        if text.startswith("{", i):  # {"categories": [...]} or {"classes": [...]}
+            at: dict[str, int] = {}
+            i = skip(i + 1)
+            while text.startswith('"', i):
+                key, i = dec.raw_decode(text, i)
+                i = skip(skip(i) + 1)  # past the colon
+                at[str(key)] = i  # (a repeated key: the last, as json.loads keeps it)
+                _, i = dec.raw_decode(text, i)
+                i = skip(i)
+                i = skip(i + 1) if text.startswith(",", i) else i
+            i = at.get("categories", at.get("classes", -1))
+        if not text.startswith("[", i):
+            return []
+        spans, i = [], skip(i + 1)
+        while i < len(text) and not text.startswith("]", i):
+            _, end = dec.raw_decode(text, i)
+            spans.append((i, end))
+            i = skip(end)
+            i = skip(i + 1) if text.startswith(",", i) else i
+        return spans
+    except (ValueError, RecursionError):
+        return []
+
+
+def _line_of(text: str, start: int, end: int, field: str) -> int:
+    """The line of ``field``'s key within ``text[start:end]`` (a category), else the
+    category's first line (1 without ``text``)."""
     if not text:
         return 1
-    needle = json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (dict, list)):
-        needle = needle[:20]
-    at = text.find(needle)
-    if at < 0:
-        at = text.find(json.dumps(value))
-    return text.count("\n", 0, at) + 1 if at >= 0 else 1
+    at = start
+    if field:
+        m = re.compile(rf'"{re.escape(field)}"\s*:').search(text, start, end)
+        at = m.start() if m else start
+    return text.count("\n", 0, at) + 1
 
 
 class CategoryMatcher:
@@ -119,7 +171,7 @@ class CategoryMatcher:
                 r.name,
                 re.compile(r.regex, re.UNICODE | (re.IGNORECASE if r.ignore_case else 0)),
                 r.select_keys,
-                10 * len(r.name),
+                r.priority if r.priority is not None else 10 * len(r.name),
             )
             for r in rules
             if r.regex and r.name

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..errors import SourceError, UsageError
-from .options import MIN_MINUTES, STORE_OPTIONS, click_options
+from .options import MIN_MINUTES, STORE_OPTIONS, RuleFiles, click_options
 
 if TYPE_CHECKING:
     from ..api import Store
@@ -139,8 +139,7 @@ def local_day(text: str | None, tz: str) -> str:
 
 
 def store_options(f: F) -> F:
-    """--db, --tz, --source, --no-audible-active, --day-start, --projects, --categories
-    (``options.STORE_OPTIONS``)."""
+    """The options every store command takes (``options.STORE_OPTIONS``)."""
     return click_options(STORE_OPTIONS)(f)
 
 
@@ -192,16 +191,8 @@ def open_cli_store(
             f"{path}: no such file (no store here yet: `actframes demo` writes one, "
             "`actframes record start` records one; --db or $ACTFRAMES_DB names another)"
         )
-    from .options import RuleFiles
-
-    return open_store(
-        path,
-        source,
-        disk_cache=disk_cache,
-        audible_active=audible_active,
-        projects=RuleFiles.projects,
-        categories=RuleFiles.categories,
-    )
+    kw, rf = {"disk_cache": disk_cache, "audible_active": audible_active}, RuleFiles
+    return open_store(path, source, **kw, projects=rf.projects, categories=rf.categories)
 
 
 def compile_options(min_minutes: float) -> Any:
