@@ -150,12 +150,13 @@ def _from_title(app: str, title: str, has_url: bool) -> Seen | None:
     if ref.kind == "cwd":
         return Seen(FOLDER, ref.entity) if family in FOLDER_FAMILIES else None
     if ref.context:
-        # Sublime Text names its project in brackets; otherwise its context is the
-        # file's folder, which names a project only as a folder does.
-        named = family != "sublime" or f"({ref.context})" in title
-        if _PATHLIKE.search(ref.context) or not named:
-            return Seen(FOLDER, ref.context) if family in FOLDER_FAMILIES else None
-        return Seen(EDITOR, ref.context) if family in EDITOR_FAMILIES else None
+        # An editor of EDITOR_FAMILIES names its project (Sublime Text in brackets);
+        # any other context is the file's folder (by path, or by its name alone:
+        # "~/src/x/main.py - NVIM", Notepad++), a project only as a folder is.
+        named = family in EDITOR_FAMILIES and (family != "sublime" or f"({ref.context})" in title)
+        if named and not _PATHLIKE.search(ref.context):
+            return Seen(EDITOR, ref.context)
+        return Seen(FOLDER, ref.context) if family in FOLDER_FAMILIES else None
     if ref.kind == "project" and family in EDITOR_FAMILIES:
         return Seen(EDITOR, ref.entity)
     return None

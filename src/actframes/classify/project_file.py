@@ -36,7 +36,7 @@ def parse_projects(text: str, shown: str) -> tuple[ProjectRule, ...]:
     for key in data:
         if key != "project":
             raise where.error(
-                where.key_line(key, 0, len(text.splitlines())),
+                where.key_line(key, 1, len(text.splitlines()) + 1),
                 f"unknown table or field {key!r} (only [[project]] tables)",
             )
     projects = data.get("project", [])
@@ -135,9 +135,11 @@ class _Where:
         return self.headers[k], end
 
     def key_line(self, key: str, start: int, end: int) -> int:
-        pattern = re.compile(
-            rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')\s*=|[{{,]\s*{re.escape(key)}\s*="
-        )
+        """The first line in [start, end) where ``key`` is set (``key =``, in an inline
+        table) or opens a table (``[key]``, ``[[key]]``, ``[key.sub]``); else ``start``."""
+        k = re.escape(key)
+        name = rf"(?:{k}|\"{k}\"|'{k}')"
+        pattern = re.compile(rf"^\s*{name}\s*=|[{{,]\s*{name}\s*=|^\s*\[\[?\s*{name}\s*[\].]")
         for i in range(max(start, 1), min(end, len(self.lines) + 1)):
             if pattern.search(self.lines[i - 1]):
                 return i

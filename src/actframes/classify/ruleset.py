@@ -97,8 +97,10 @@ class RuleSet(FrozenRecord):
             from . import builtin_projects as b
             from . import names
 
+            # (sets sorted: a set's repr follows the process's string hashes)
+            trackers = [(site, sorted(kinds)) for site, kinds in b.TRACKER_SITES]
             parts = (
-                self._values(), b.CODE_HOSTS, b.TRACKER_SITES, b.TRACKER_TITLES,
+                self._values(), b.CODE_HOSTS, trackers, b.TRACKER_TITLES,
                 sorted(b.EDITOR_FAMILIES), sorted(b.FOLDER_FAMILIES), sorted(names.NOT_PROJECTS),
                 names.SUFFIX.pattern,
             )  # fmt: skip

@@ -20,12 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import attrgetter, itemgetter
 
 from ..classify.builtin_projects import FOLDER, seen
 from ..classify.names import folders, project_key
 from ..classify.ruleset import ProjectRule
 from .pieces import Piece
 from .tally import Credits, Key, Label, Share, tally
+
+_SNAP, _TITLE_URL = attrgetter("snap"), itemgetter(3, 4)  # a row's snapshot's (title, url)
 
 
 class _Folders(tuple[str, ...]):
@@ -103,8 +106,9 @@ def assign_projects(
         got = said[key] = _said(pr, app, k[0], k[1], site)
         return got
 
-    for _, p in pieces:  # what the window's credited rows name, before any folder is read
-        for k in credits[id(p)][0]:
+    for _, p in pieces:  # what the window names, before any folder is read: every row,
+        acc, ids = credits[id(p)]  # (those that earned nothing too: few pieces hold any)
+        for k in acc if len(ids) == len(p.rows) else set(map(_TITLE_URL, map(_SNAP, p.rows))):
             say(p, k)
     known.update(
         got[0] for got in said.values() if got is not None and not isinstance(got, _Folders)

@@ -208,7 +208,9 @@ TITLE_RULES: Mapping[str, tuple[TitleRule, ...]] = {
     "jetbrains": (
         (rf"(?P<p>[^–]+?)(?: \[[^\]]*\])? – (?P<f>[^–]+?)(?: \[[^\]]*\])?(?: – {_JB_IDE})?",
          "file", "{f|basename}", "{p}"),
-        (rf"(?P<p>.+?) - (?P<f>.+?) - {_JB_IDE}", "file", "{f|basename}", "{p}"),
+        # (older: "proj [D:\\src\\proj] - ...\\src\\Main.java [proj] - IntelliJ IDEA")
+        (rf"(?P<p>.+?)(?: \[[^\]]*\])? - (?P<f>.+?)(?: \[[^\]]*\])? - {_JB_IDE}", "file",
+         "{f|basename}", "{p}"),
         (rf"(?P<p>[^–]+?)(?: \[[^\]]*\])?(?: – {_JB_IDE})?", "project", "{p}"),
     ),
     "xcode": (  # "billing-api — Invoice.swift", the project first
@@ -312,6 +314,8 @@ TITLE_RULES: Mapping[str, tuple[TitleRule, ...]] = {
         # "~/src/app: make test" (directory, then the running command)
         (r"(?P<d>~[^:]*|/[^:]*): (?P<c>\S.*)", "command", "{c|command}", "{d}"),
         (r"(?!.*\.exe$)(?P<d>~(?:/.*)?|/.*|[A-Za-z]:\\.*)", "cwd", "{d}"),
+        # macOS Terminal: "billing-api — -zsh — 80×24" (the folder by name, the process, the size)
+        (r"(?P<d>[^—/\\]+?) — [^—]+ — \d+×\d+", "cwd", "{d}"),
         (r"(?:Command Prompt|Windows PowerShell|PowerShell|.*\\(?:cmd|powershell|pwsh)\.exe)"
          r" - (?P<c>.+)", "command", "{c|command}"),
         (rf"(?P<c>(?:{_COMMANDS})(?: .*)?)", "command", "{c|command}"),
