@@ -8,9 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .classify.aw_categories import categories_of, parse_categories
 from .classify.aw_defaults import AW_DEFAULTS, BUILT_IN, DEFAULT_CATEGORIES, default_rules
-from .classify.project_file import parse_projects
 from .classify.ruleset import CategoryRule, ProjectRule, RuleSet
 from .errors import UsageError
 
@@ -44,6 +42,8 @@ def project_rules(path: Path | None) -> tuple[tuple[ProjectRule, ...], str]:
                 return (), BUILT_IN
         except OSError:  # a config folder we may not read: as if there were no file
             return (), BUILT_IN
+    from .classify.project_file import parse_projects
+
     path = path.expanduser()
     return parse_projects(_read(path, "projects"), str(path)), f"{BUILT_IN} + {path.name}"
 
@@ -53,6 +53,8 @@ def category_rules(
 ) -> tuple[tuple[CategoryRule, ...], str]:
     """Categories from ``path``, else the store's own (``store_classes``: a server's
     ``classes`` setting, as JSON data), else ActivityWatch's defaults."""
+    from .classify.aw_categories import categories_of, parse_categories
+
     if path is not None:
         path = path.expanduser()
         return parse_categories(_read(path, "categories"), str(path)), path.name

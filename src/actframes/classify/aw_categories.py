@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import UsageError
+from ..fast import recache
 from .ruleset import CategoryRule
 
 UNCATEGORIZED = ("Uncategorized",)
@@ -169,7 +170,7 @@ class CategoryMatcher:
         self.rules = [
             (
                 r.name,
-                re.compile(r.regex, re.UNICODE | (re.IGNORECASE if r.ignore_case else 0)),
+                recache.compile(r.regex, re.UNICODE | (re.IGNORECASE if r.ignore_case else 0)),
                 r.select_keys,
                 r.priority if r.priority is not None else 10 * len(r.name),
             )

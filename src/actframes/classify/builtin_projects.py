@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from ..entities import page_ref, title_ref
 from ..entities.title_rules import app_family
 from ..entities.url_rules import GITHUB_RESERVED
+from ..fast import recache
 
 CODE_HOST = "code_host"
 TRACKER = "tracker"
@@ -83,15 +84,20 @@ _REPO_KINDS = frozenset({"pull_request", "issue", "post", "commit", "repo", "cod
 _PATHLIKE = re.compile(r"[/\\]|^~")
 
 
-def _compiled(
-    table: tuple[tuple[str, str], ...],
-) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
-    return tuple((re.compile(h), re.compile(p)) for h, p in table)
-
-
-_HOSTS = _compiled(CODE_HOSTS)
-_TRACKERS = tuple((re.compile(h), kinds) for h, kinds in TRACKER_SITES)
-_TRACKER_TITLES = tuple(re.compile(t) for t in TRACKER_TITLES)
+@lru_cache(maxsize=1)
+def _tables() -> tuple[
+    tuple[tuple[re.Pattern[str], re.Pattern[str]], ...],
+    tuple[tuple[re.Pattern[str], frozenset[str]], ...],
+    tuple[re.Pattern[str], ...],
+]:
+    """The tables' patterns, compiled on first use (from the machine's cache of compiled
+    patterns: a one-shot ``day`` would otherwise spend a millisecond and more on them)."""
+    c = recache.compile
+    return (
+        tuple((c(h), c(p)) for h, p in CODE_HOSTS),
+        tuple((c(h), kinds) for h, kinds in TRACKER_SITES),
+        tuple(c(t) for t in TRACKER_TITLES),
+    )
 
 
 @lru_cache(maxsize=16384)
@@ -110,12 +116,13 @@ def _from_url(url: str, site: str) -> Seen | None:
         path = urlsplit(url if "://" in url else "//" + url).path or "/"
     except ValueError:
         return None
-    for host_re, path_re in _HOSTS:
+    hosts, trackers, _ = _tables()
+    for host_re, path_re in hosts:
         if host_re.fullmatch(host):
             m = path_re.fullmatch(path)
             if m is not None:
                 return Seen(CODE_HOST, m.group("r"))
-    for host_re, kinds in _TRACKERS:
+    for host_re, kinds in trackers:
         if host_re.fullmatch(host):
             ref = page_ref(url)
             if ref.kind in kinds:
@@ -134,7 +141,7 @@ def _from_title(app: str, title: str, has_url: bool) -> Seen | None:
     if family == "browser":
         if has_url:  # the URL said what the page is; its title is the page's own text
             return None
-        for pattern in _TRACKER_TITLES:
+        for pattern in _tables()[2]:
             m = pattern.fullmatch(title.strip())
             if m is not None:
                 return Seen(TRACKER, m.group("k"))
