@@ -59,6 +59,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.model",
             "actframes.native_schema",  # the native store's identity: recorder and readers
             "actframes.window",
+            "actframes.periods",  # runs of whole local days (weeks, months) and their windows
             "actframes.timeparse",
             "actframes.text",
             "actframes.fast",  # speed helpers: records, fasthash, recache, lazyre
@@ -66,6 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.demo_constants",
             "actframes.atomic_write",
             "actframes.doc_types",
+            "actframes.period_types",  # the period document's shape
             "actframes.form_roles",  # roles named by their contents: recorder and readers
         ),
     ),

@@ -71,8 +71,7 @@ def compile_window(source: Source, window: Window, options: Options | None = Non
 
 
 def compile_comms(source: Source, window: Window, options: Options | None = None) -> CommsView:
-    """The communications view of a window: e-mail, chat, meeting and social-inbox
-    surfaces with their conversations (``compile/comms.py``)."""
+    """The communications view of a window (``compile/comms.py``)."""
     from .compile.comms import communications
     from .compile.pipeline import compile_pieces
 
@@ -168,9 +167,8 @@ class Store:
         return doc
 
     def compile_many(self, windows: Sequence[Window], options: Options | None = None) -> list[Doc]:
-        """``[compile(w, options) for w in windows]``, the same documents: the windows'
-        fingerprints are taken at once first (``cache.compile_windows_cached``; on a
-        screenpipe-style store, on two connections side by side)."""
+        """``[compile(w, options) for w in windows]``, the windows' fingerprints taken at
+        once first (``cache.compile_windows_cached``)."""
         options = self.rules.options(options, self._reading)
         if self._resident is not None:
             return self._resident.documents(windows, options)
@@ -195,22 +193,25 @@ class Store:
     def render_future(
         self, window: Window, options: Options | None, how: Hashable, make: Callable[[Doc], Any]
     ) -> Future[Any]:
-        """``render`` as a future: a resident store's runs in its cache's thread (an event
-        loop awaits it there, no thread of its own waiting); a one-shot store's is made
-        here, in the thread that asks, and the future returned done."""
+        """``render`` as a future: a resident store's runs in its cache's thread (awaited
+        by an event loop); a one-shot store's is made here and returned done."""
         options = self.rules.options(options, self._reading)
         if self._resident is not None:
             return self._resident.render_future(window, options, how, make)
-        # (Imported here: concurrent.futures brings logging and traceback, ~10 ms of a
-        # one-shot command's start that never asks for a future.)
-        from concurrent.futures import Future
+        return _done(lambda: self.render(window, options, how, make))
 
-        done: Future[Any] = Future()
-        try:
-            done.set_result(self.render(window, options, how, make))
-        except Exception as exc:
-            done.set_exception(exc)
-        return done
+    def render_many(
+        self,
+        windows: Sequence[Window],
+        options: Options | None,
+        how: Hashable,
+        make: Callable[[list[Doc]], Any],
+    ) -> Future[Any]:
+        """``make(documents)`` of several windows (a period's days), as ``render_future``."""
+        options = self.rules.options(options, self._reading)
+        if self._resident is not None:
+            return self._resident.render_many_future(windows, options, how, make)
+        return _done(lambda: make(self.compile_many(windows, options)))
 
     def read(self, window: Window) -> Capture:
         """The window's rows as the compiler reads them (evidence rows, reports)."""
@@ -258,15 +259,9 @@ class Store:
         """(the frame's local day, its rendered steps in order) (``steps/store_queries.py``)."""
         from .steps.store_queries import steps_of_frame
 
+        aa = self.audible_active
         return steps_of_frame(
-            self.path,
-            self.kind,
-            tz,
-            frame_id,
-            day,
-            include_text,
-            layout,
-            audible_active=self.audible_active,
+            self.path, self.kind, tz, frame_id, day, include_text, layout, audible_active=aa
         )
 
     def find(self, tz: str, query: str, day: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -288,15 +283,9 @@ class Store:
         """(first day, the measured patterns of the ``days`` local days up to ``last``)."""
         from .steps.store_queries import patterns_over
 
+        aa = self.audible_active
         return patterns_over(
-            self.path,
-            self.kind,
-            tz,
-            days,
-            last,
-            include_text,
-            layout,
-            audible_active=self.audible_active,
+            self.path, self.kind, tz, days, last, include_text, layout, audible_active=aa
         )
 
     def routines(
@@ -309,9 +298,7 @@ class Store:
         stage: Callable[[str], None] | None = None,
     ) -> Mining:
         """Routines mined from the steps of [start_ms, end_ms), the days' steps kept
-        (``resident_routines``): in memory by a resident store, on disk (whole days of a
-        store whose days have fingerprints, by them) unless ``disk_cache`` is off; only
-        the days that changed are read again."""
+        (``resident_routines``): only the days that changed are read again."""
         return self.routines_kept.mining(tz, start_ms, end_ms, rules, include_text, stage)
 
     @property
@@ -370,6 +357,19 @@ def open_store(
     """
     kw = {"disk_cache": disk_cache, "resident": resident, "audible_active": audible_active}
     return Store(path, kind, **kw, projects=projects, categories=categories)
+
+
+def _done(call: Callable[[], Any]) -> Future[Any]:
+    """A future done with ``call()``'s value or error (concurrent.futures imported only
+    here: ~10 ms of a one-shot command's start)."""
+    from concurrent.futures import Future
+
+    done: Future[Any] = Future()
+    try:
+        done.set_result(call())
+    except Exception as exc:
+        done.set_exception(exc)
+    return done
 
 
 def _disk_cache() -> DocCache | None:

@@ -44,7 +44,10 @@ from .tail import Tail, after_full_read, read_spliced
 from .window import Window
 
 _T = TypeVar("_T")
-MAX_ENTRIES = 40  # whole days kept (other windows move with the clock: never kept)
+# Whole days kept (other windows move with the clock: never kept): two months of days,
+# so a month compared with the one before stays in memory.
+MAX_ENTRIES = 64
+MAX_MANY = 8  # renderings of several windows (periods) kept
 
 
 class _Entry:
@@ -78,6 +81,7 @@ class ResidentCache:
         self._source: Source | None = None
         self._source_token: Hashable = None
         self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._many: OrderedDict[Hashable, tuple[list[Doc], Any]] = OrderedDict()
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="actframes-store")
         self.stats = {"served": 0, "fingerprint": 0, "digest": 0, "tail": 0, "compiled": 0}
 
@@ -121,6 +125,34 @@ class ResidentCache:
 
         return self._submit(run)
 
+    def render_many_future(
+        self,
+        windows: Sequence[Window],
+        options: Options | None,
+        how: Hashable,
+        make: Callable[[list[Doc]], Any],
+    ) -> Future[Any]:
+        """``make(documents)`` of several windows (a period's days), in the store's thread;
+        kept while every window's document is the very one it was made from."""
+        opts = options or Options()
+
+        def run() -> Any:
+            self._from_disk([w for w in windows if _key(w, opts) not in self._entries], opts)
+            docs = [self._entry(w, opts).doc for w in windows]
+            key = (how, tuple(_key(w, opts) for w in windows))
+            kept = self._many.get(key)
+            if kept is not None and all(a is b for a, b in zip(kept[0], docs, strict=True)):
+                self._many.move_to_end(key)
+                return kept[1]
+            value = make(docs)
+            if all(w.day is not None for w in windows):  # (else other windows next time)
+                self._many[key] = (docs, value)
+                while len(self._many) > MAX_MANY:
+                    self._many.popitem(last=False)
+            return value
+
+        return self._submit(run)
+
     def store_token(self) -> Hashable:
         """The store's change token now (``sources/watch.py``): equal tokens, unchanged store."""
         return self._worker.submit(lambda: self.watch.token(self._source)).result()
@@ -132,6 +164,7 @@ class ResidentCache:
             self._source = None
             self.watch.close()
             self._entries.clear()
+            self._many.clear()
 
         self._worker.submit(run).result()
         self._worker.shutdown()

@@ -133,12 +133,13 @@ def span_window(start: str, end: str, tz: str) -> Window:
     return Window(s, e, tz)
 
 
-def parse_local(text: str, tz: str) -> int:
-    """An instant given as a date, a local date-time, or ISO-8601 with an offset."""
+def parse_local(text: str, tz: str, day_start: int | None = None) -> int:
+    """An instant given as a date (its local day's start), a local date-time, or
+    ISO-8601 with an offset."""
     z = zone(tz)
     t = text.strip()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
-        return day_window(t, tz).start_ms
+        return day_window(t, tz, day_start).start_ms
     if re.search(r"(Z|[+-]\d{2}:?\d{2})$", t):
         try:
             return parse_iso_ms(t)
@@ -203,11 +204,15 @@ def resolve(
     if day is not None:
         return day_window(day, tz, day_start)
     if since is not None:
-        start = parse_local(since, tz)
-        end = parse_local(until, tz) if until is not None else now_ms
+        # A bare date (or day word) is a whole local day: --since its start, --until
+        # its end, so "--until 2026-12-04" means through the 4th.
+        start = parse_local(named_day(since.strip(), tz, now_ms), tz, day_start)
+        end = (
+            now_ms if until is None else _until(named_day(until.strip(), tz, now_ms), tz, day_start)
+        )
         if end <= start:
             raise WindowError(f"{spell['until']} must be after {spell['since']}")
-        if end - start > MAX_SPAN_DAYS * 86_400_000:
+        if end > _days_after(start, tz, MAX_SPAN_DAYS):
             raise WindowError(f"a window may span at most {MAX_SPAN_DAYS} days")
         return Window(start, end, tz)
     if hours is not None or default_hours is not None:
@@ -215,6 +220,22 @@ def resolve(
         assert h is not None
         return hours_window(h, now_ms, tz, spell.get("hours", "hours"))
     return day_window(local_day_of(now_ms, tz, day_start), tz, day_start)
+
+
+def _until(text: str, tz: str, day_start: int | None) -> int:
+    """The end of a window: a bare date is the end of that local day (the next day's
+    start, 23 or 25 hours after its own across DST), anything else the instant given."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return day_window(text, tz, day_start).end_ms
+    return parse_local(text, tz, day_start)
+
+
+def _days_after(start_ms: int, tz: str, days: int) -> int:
+    """``days`` local days after ``start_ms`` at the same wall-clock time (so a span of
+    31 days across a DST change is 31 days, not 31 × 24 hours)."""
+    local = datetime.fromtimestamp(start_ms / 1000, zone(tz)).replace(tzinfo=None)
+    later = (local + timedelta(days=days)).replace(tzinfo=zone(tz))
+    return max(_ms(later), start_ms + days * 86_400_000)
 
 
 class LocalDays:

@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "demo": "actframes.cli.demo:demo",
     "comms": "actframes.cli.comms:comms",
     "projects": "actframes.cli.projects:projects",
+    "period": "actframes.cli.period:period",
     "verify": "actframes.cli.verify:verify",
     "tier2": "actframes.cli.tier2:tier2",
     "cache": "actframes.cli.cache:cache",
