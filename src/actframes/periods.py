@@ -45,7 +45,7 @@ class Span(FrozenRecord):
         init(self, "since", since)
         init(self, "until", until)
         init(self, "kind", kind)
-        init(self, "label", label or f"{since}..{until}")
+        init(self, "label", label or (since if since == until else f"{since}..{until}"))
 
     def days(self) -> list[str]:
         first, last = date.fromisoformat(self.since), date.fromisoformat(self.until)
@@ -171,6 +171,15 @@ def split_days(window: Window) -> list[tuple[str, Window]]:
         day = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
+def as_day(window: Window) -> Window:
+    """A span that is exactly one local day (since = until = a date) as that day's own
+    window: the same document as ``day`` asks for, cached alike."""
+    pieces = split_days(window)
+    if len(pieces) == 1 and pieces[0][1].day is not None:
+        return pieces[0][1]
+    return window
+
+
 def spans_days(window: Window) -> bool:
     """Whether a window is asked as a period: longer than a day (24 hours) and touching
     more than one local day. A day, or the last hours across midnight, is one document."""
@@ -182,6 +191,7 @@ def spans_days(window: Window) -> bool:
 __all__ = [
     "MAX_PERIOD_DAYS",
     "Span",
+    "as_day",
     "day_windows",
     "days_span",
     "month_span",

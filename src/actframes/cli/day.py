@@ -58,7 +58,9 @@ CONTEXT_WINDOW = {"hours": "--hours", "since": "--since", "until": "--until"}
 @click.option("--until", metavar="TIME", help="End (default now).")
 @store_options
 @click.option(
-    "--budget", type=int, default=1500, show_default=True, help="Token budget (o200k tokens)."
+    "--budget",
+    type=int,
+    help="Token budget (o200k tokens; default 1500, 2000 for a period of several days).",
 )
 @min_minutes_option
 def context(
@@ -69,12 +71,16 @@ def context(
     tz: str | None,
     source: str | None,
     no_audible_active: bool,
-    budget: int,
+    budget: int | None,
     min_minutes: float,
 ) -> None:
-    """Print the context block for a window of time (for a prompt)."""
+    """Print the context block for a window of time (for a prompt).
+
+    A window longer than a day that touches several local days prints the period block
+    (one line per day, the period's ledger and app totals; `actframes period`).
+    """
     one_shot()
-    from ..emit.context import to_context
+    from ..emit.context import DEFAULT_BUDGET, to_context
     from ..window import resolve
 
     zone = tz or machine_zone()
@@ -87,9 +93,19 @@ def context(
         default_hours=2.0,
         names=CONTEXT_WINDOW,
     )
+    from ..periods import as_day, spans_days
+
+    window = as_day(window)
     with open_cli_store(db, source, audible_active=not no_audible_active) as store:
+        if spans_days(window):
+            from .period import PERIOD_BUDGET, period_block
+
+            write_out(
+                period_block(store, window, min_minutes, check_budget(budget or PERIOD_BUDGET))
+            )
+            return
         doc = store.compile(window, compile_options(min_minutes))
-    write_out(to_context(doc, check_budget(budget)))
+    write_out(to_context(doc, check_budget(budget or DEFAULT_BUDGET)))
 
 
 @click.command(context_settings=HELP)

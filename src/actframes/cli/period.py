@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..api import Store
     from ..period_types import PeriodDocument
     from ..periods import Span
+    from ..window import Window
 
 FORMATS = ("json", "md", "context", "csv", "html")
 PERIOD_BUDGET = 2000
@@ -88,6 +89,21 @@ def compile_period(store: Store, span: Span, zone: str) -> PeriodDocument:
     return period_document(
         list(zip(span.days(), docs, strict=True)), kind=span.kind, label=span.label
     )
+
+
+def period_block(store: Store, window: Window, min_minutes: float, budget: int) -> str:
+    """The period block of the local days ``window`` touches (``context`` over days)."""
+    from ..compile.period import period_document
+    from ..emit.period_context import to_period_context
+    from ..periods import split_days
+
+    if min_minutes:
+        raise UsageError("--min-minutes applies to one day's frames, not to several days")
+    pieces = split_days(window)
+    docs = store.compile_many([w for _, w in pieces])
+    days = [d for d, _ in pieces]
+    doc = period_document(list(zip(days, docs, strict=True)))
+    return to_period_context(doc, budget)
 
 
 @click.command(context_settings=HELP)

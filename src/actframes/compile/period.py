@@ -50,7 +50,7 @@ def period_document(
         "window": {
             "since": since,
             "until": until,
-            "label": label or f"{since}..{until}",
+            "label": label or (since if since == until else f"{since}..{until}"),
             "kind": kind,
             "tz": first_doc["window"]["tz"],
             "start": first_doc["window"]["start"],

@@ -18,14 +18,26 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..api import open_store
+from ..compile.period import period_document
+from ..compile.period_compare import compare
 from ..compile.pipeline import Options
 from ..doc_types import CommsView, Document
 from ..emit.context import to_context
 from ..emit.json_out import to_json
 from ..emit.kept_lines import KeptLines
 from ..errors import ActframesError
+from ..period_types import PeriodDocument
+from ..periods import Span, parse_span, split_days
 from ..sources.base import is_locked, locked
-from ..window import MAX_SPAN_DAYS, Window, day_or_word, local_day_of, parse_day, resolve
+from ..window import (
+    MAX_SPAN_DAYS,
+    Window,
+    day_or_word,
+    day_window,
+    local_day_of,
+    parse_day,
+    resolve,
+)
 
 MAX_SEARCH_DAYS = MAX_SPAN_DAYS  # days looked through one by one (search, frames, patterns)
 DAYS_AT_ONCE = 28  # days compiled in one batch by compile_days (the store keeps 40)
@@ -130,6 +142,48 @@ class Service:
         unchanged day is not serialised again at every call."""
         return await self.rendered(window, "json", lambda d: (d, to_json(d)), min_minutes)
 
+    async def period(
+        self, window: Window, how: Hashable, make: Callable[[PeriodDocument], _T]
+    ) -> _T:
+        """``make(period)`` of the local days ``window`` covers (whole days as ``day``
+        compiles them, a partial first or last day as its part), kept while every day's
+        document is unchanged: a warm month is one trip to the store's thread."""
+        pieces = split_days(window)
+        days = [d for d, _ in pieces]
+
+        def assemble(docs: list[Document]) -> _T:
+            return make(period_document(list(zip(days, docs, strict=True))))
+
+        try:
+            got: _T = await asyncio.wrap_future(
+                self.store.render_many([w for _, w in pieces], self._options(0), how, assemble)
+            )
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise self._tool_error(exc) from exc
+        return got
+
+    async def compared(self, window: Window, compare_to: str) -> dict[str, Any]:
+        """The comparison of the whole days of ``window`` with the period ``compare_to``
+        (``periods.parse_span``; "previous": the same number of days just before)."""
+        pieces = split_days(window)
+        if not all(w.day is not None for _, w in pieces):
+            raise ToolError("compare_to needs whole days: give day, or since/until as dates")
+        this = Span(pieces[0][0], pieces[-1][0])
+        try:
+            other = parse_span(compare_to, self.tz, self.now_ms(), this)
+        except ActframesError as exc:
+            raise ToolError(f"compare_to: {one_line(str(exc))}") from exc
+        a = await self.period(window, "period", _period)
+        b = await self.period(self.span_window(other), "period", _period)
+        return compare(a, b)
+
+    def span_window(self, span: Span) -> Window:
+        """The window from the first day's start through the last day's end."""
+        first, last = day_window(span.since, self.tz), day_window(span.until, self.tz)
+        return first if first == last else Window(first.start_ms, last.end_ms, self.tz)
+
     def comms(self, window: Window) -> CommsView:
         """The communications view of a window (``compile/comms.py``), read afresh."""
         view = self._guard(lambda: self.store.comms(window))
@@ -231,6 +285,10 @@ class Service:
 
 
 def _same(doc: Document) -> Document:
+    return doc
+
+
+def _period(doc: PeriodDocument) -> PeriodDocument:
     return doc
 
 

@@ -16,7 +16,11 @@ from mcp.types import CallToolResult, TextContent
 
 from ..compile.disclosures import input_recorded
 from ..doc_types import Document, Frame
+from ..emit.compare_text import compare_lines
 from ..emit.context import DEFAULT_BUDGET
+from ..emit.json_out import to_json
+from ..emit.period_context import to_period_context
+from ..periods import as_day, spans_days
 from ..window import day_window
 from .library import MAX_SEARCH_DAYS, Service
 from .limits import (
@@ -35,6 +39,8 @@ from .limits import (
 # Said, and given as null counts, for a source that records no input (its document's blind
 # spot): an agent reading "0 keys" would conclude that nothing was typed.
 NO_INPUT = "input not recorded by this source (its counts are unknown, not zero)"
+
+PERIOD_BUDGET = 2000  # a period block's default budget: a month's day lines and ledger fit
 
 NOTICE = (
     "Measured activity from screen capture, compiled by deterministic rules (not inferred). "
@@ -56,21 +62,44 @@ async def get_context(
     day: Day | None = None,
     since: str | None = None,
     until: str | None = None,
-    budget_tokens: Budget = DEFAULT_BUDGET,
+    budget_tokens: Budget | None = None,
+    compare_to: str | None = None,
 ) -> CallToolResult:
     """The user's activity as a compact, measured context block for a window of time.
 
     Coverage, away time, time per app and site (the whole ledger), time per project
     and per category (adding up to the ledger), the longest frame, viewed documents and
     pull requests, and one line per frame (the least active are left out to fit
-    budget_tokens, in o200k tokens). Window: the last `hours`, a local
-    `day` (YYYY-MM-DD, today or yesterday), or `since`/`until`; default the last 2 hours.
+    budget_tokens, in o200k tokens; default 1500). Window: the last `hours`, a local
+    `day` (YYYY-MM-DD, today or yesterday), or `since`/`until` (a bare date is a whole
+    local day: until 2026-12-04 runs through the 4th); default the last 2 hours.
+    A window of several days (longer than 24 hours) gives the period block instead: one
+    line per day (first–last, active, top apps and projects), the period's ledger, app
+    totals with each app's busiest day, and the references viewed most with their first
+    and last day (default budget 2000). `compare_to` (a period: YYYY-Www, YYYY-MM,
+    DATE..DATE, last-week, previous …) adds both periods side by side per app, project
+    and category with the differences.
     """
-    if not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
+    if budget_tokens is not None and not MIN_BUDGET <= budget_tokens <= MAX_BUDGET:
         raise ToolError(f"budget_tokens must be between {MIN_BUDGET} and {MAX_BUDGET}")
     window = svc.window(hours=hours, day=day, since=since, until=until, default_hours=2)
-    doc, block = await svc.context(window, budget_tokens)
-    return result(block, {"window": doc["window"], "budget_tokens": budget_tokens, "block": block})
+    window = as_day(window)
+    if spans_days(window):
+        budget = budget_tokens or PERIOD_BUDGET
+        period, block = await svc.period(
+            window, ("context", budget), lambda p: (p, to_period_context(p, budget))
+        )
+        out: dict[str, Any] = {"window": period["window"], "kind": "period"}
+    else:
+        budget = budget_tokens or DEFAULT_BUDGET
+        doc, block = await svc.context(window, budget)
+        out = {"window": doc["window"], "kind": "day" if window.day else "window"}
+    out |= {"budget_tokens": budget, "block": block}
+    if compare_to is not None:
+        cmp = await svc.compared(window, compare_to)
+        block += "\n" + compare_lines(cmp)
+        out |= {"block": block, "comparison": cmp}
+    return result(block, out)
 
 
 async def get_activity(
@@ -79,16 +108,32 @@ async def get_activity(
     since: str | None = None,
     until: str | None = None,
     min_minutes: MinMinutes = 0,
+    compare_to: str | None = None,
 ) -> CallToolResult:
     """The full measured document (JSON, schema_version 1) of a day or a span of time.
 
-    For a local `day` (default today) or `since`/`until`: coverage, ledger, viewed
-    references, frames with titles, pages, input and evidence row ids. Frames under
-    `min_minutes` are hidden and disclosed.
+    For a local `day` (default today) or `since`/`until` (a bare date is a whole local
+    day): coverage, ledger, viewed references, frames with titles, pages, input and
+    evidence row ids. Frames under `min_minutes` are hidden and disclosed. A span of
+    several days (longer than 24 hours) gives the period document (kind "period"): one
+    entry per local day, the period's ledger, app totals, projects, categories and
+    viewed references; a day's frames come from that day's own document. `compare_to`
+    (a period, as for get_context) adds the comparison.
     """
-    window = svc.window(day=day, since=since, until=until)
-    doc, text = await svc.document_json(window, min_minutes)
-    return result(text, {"document": doc})
+    window = as_day(svc.window(day=day, since=since, until=until))
+    if spans_days(window):
+        if min_minutes:
+            raise ToolError("min_minutes applies to one day's frames, not to a period")
+        period, text = await svc.period(window, "json", lambda p: (p, to_json(p)))
+        got: dict[str, Any] = {"period": period}
+    else:
+        doc, text = await svc.document_json(window, min_minutes)
+        got = {"document": doc}
+    if compare_to is not None:
+        cmp = await svc.compared(window, compare_to)
+        got["comparison"] = cmp
+        text = to_json({**got, "comparison": cmp}) if "period" in got else text + to_json(cmp)
+    return result(text, got)
 
 
 async def get_day_summary(svc: Service, day: Day | None = None) -> CallToolResult:
