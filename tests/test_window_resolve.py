@@ -4,8 +4,10 @@ and its one-line refusals, as the CLI and the MCP server both use it."""
 from __future__ import annotations
 
 from calendar import timegm
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
@@ -80,7 +82,13 @@ def test_resolve_gives_the_window(args: dict[str, Any], expected: Window) -> Non
         ),
         ({"until": "2026-03-09"}, None, "until needs since"),
         ({"until": "2026-03-09"}, CLI, "--until needs --since"),
-        ({"since": "2026-03-10", "until": "2026-03-10"}, None, "until must be after since"),
+        # a bare --until date is the end of its day (since = until is that day), so only
+        # an instant can be no later than the start
+        (
+            {"since": "2026-03-10T09:00", "until": "2026-03-10T09:00"},
+            None,
+            "until must be after since",
+        ),
         ({"since": "2026-03-11", "until": "2026-03-10"}, CLI, "--until must be after --since"),
         ({"since": "2026-03-11"}, CLI, "--until must be after --since"),  # until: now
         (
@@ -158,14 +166,24 @@ def test_the_cli_refuses_with_the_same_limits(
 )
 def test_a_span_is_kept_exactly_up_to_the_limit(start_s: int, length_s: int, zone: str) -> None:
     """Any pair of instants given with offsets: the window is exactly that span when it
-    lasts at most MAX_SPAN_DAYS days, and refused in one line otherwise, in any zone."""
+    lasts at most MAX_SPAN_DAYS days, and refused in one line otherwise, in any zone.
+    The limit counts local days, so across a change back from summer time it is an hour
+    longer (these zones move their clocks by at most an hour in these years)."""
     start, end = start_s * 1000, (start_s + length_s) * 1000
     since, until = _iso(start), _iso(end)
-    if end - start <= MAX_SPAN_DAYS * DAY_MS:
+    limit = MAX_SPAN_DAYS * DAY_MS
+    if end - start <= limit:
         assert resolve(tz=zone, now_ms=NOW, since=since, until=until) == Window(start, end, zone)
-    else:
+    elif end - start > limit + HOUR or _offset(end, zone) >= _offset(start, zone):
         with pytest.raises(WindowError, match=f"^a window may span at most {MAX_SPAN_DAYS} days$"):
             resolve(tz=zone, now_ms=NOW, since=since, until=until)
+    else:  # the clocks went back: allowed up to the same wall-clock time 31 days later
+        try:
+            got = resolve(tz=zone, now_ms=NOW, since=since, until=until)
+        except WindowError as exc:
+            assert str(exc) == f"a window may span at most {MAX_SPAN_DAYS} days"
+        else:
+            assert got == Window(start, end, zone)
 
 
 @settings(max_examples=200, deadline=None)
@@ -175,7 +193,11 @@ def test_hours_end_now_and_last_as_long_as_asked(hours: float, now: int) -> None
     assert got.end_ms == now and got.start_ms == now - int(hours * HOUR) and got.day is None
 
 
-def _iso(ms: int) -> str:
-    from datetime import UTC, datetime
+def _offset(ms: int, zone: str) -> timedelta:
+    off = datetime.fromtimestamp(ms // 1000, ZoneInfo(zone)).utcoffset()
+    assert off is not None
+    return off
 
+
+def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")

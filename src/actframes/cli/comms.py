@@ -25,8 +25,18 @@ COMMS_WINDOW = {"day": "DATE", "since": "--since", "until": "--until"}
 
 @click.command(context_settings=HELP)
 @click.argument("date", required=False)
-@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
-@click.option("--until", metavar="TIME", help="End, with --since (default now).")
+@click.option(
+    "--since",
+    metavar="TIME",
+    help="Start: a date (YYYY-MM-DD, today, yesterday) is that day's start; a time"
+    " (YYYY-MM-DDTHH:MM[:SS], local to --tz, or with an offset) is that instant.",
+)
+@click.option(
+    "--until",
+    metavar="TIME",
+    help="End, with --since (default now): a date means through the end of that day"
+    " (--until 2026-12-04 includes the 4th); a time is that instant.",
+)
 @store_options
 @click.option(
     "--format",

@@ -54,8 +54,18 @@ CONTEXT_WINDOW = {"hours": "--hours", "since": "--since", "until": "--until"}
 
 @click.command(context_settings=HELP)
 @click.option("--hours", type=float, help="The last N hours (default 2).")
-@click.option("--since", metavar="TIME", help="Start: YYYY-MM-DD[THH:MM[:SS]], local to --tz.")
-@click.option("--until", metavar="TIME", help="End (default now).")
+@click.option(
+    "--since",
+    metavar="TIME",
+    help="Start: a date (YYYY-MM-DD, today, yesterday) is that day's start; a time"
+    " (YYYY-MM-DDTHH:MM[:SS], local to --tz, or with an offset) is that instant.",
+)
+@click.option(
+    "--until",
+    metavar="TIME",
+    help="End (default now): a date means through the end of that day (--until 2026-12-04"
+    " includes the 4th); a time is that instant.",
+)
 @store_options
 @click.option(
     "--budget",
