@@ -60,14 +60,15 @@ def parse_day(text: str) -> date:
 DAY_WORDS = {"today": 0, "yesterday": 1}
 
 
-def named_day(text: str, tz: str, now_ms: int) -> str:
+def named_day(text: str, tz: str, now_ms: int, day_start: int | None = None) -> str:
     """``text`` with a day word (any case) replaced by the local day it names at
-    ``now_ms`` in ``tz`` (the day's start as ``local_day_of`` has it); anything else is
-    returned as given, for ``parse_day`` to check."""
+    ``now_ms`` in ``tz`` (the day's start as ``local_day_of`` has it, ``day_start``
+    minutes after midnight); anything else is returned as given, for ``parse_day``."""
     back = DAY_WORDS.get(text.lower())
     if back is None:
         return text
-    return (date.fromisoformat(local_day_of(now_ms, tz)) - timedelta(days=back)).isoformat()
+    today = local_day_of(now_ms, tz, day_start)
+    return (date.fromisoformat(today) - timedelta(days=back)).isoformat()
 
 
 def day_or_word(text: str, tz: str, now_ms: int) -> str:
@@ -206,9 +207,11 @@ def resolve(
     if since is not None:
         # A bare date (or day word) is a whole local day: --since its start, --until
         # its end, so "--until 2026-12-04" means through the 4th.
-        start = parse_local(named_day(since.strip(), tz, now_ms), tz, day_start)
+        start = parse_local(named_day(since.strip(), tz, now_ms, day_start), tz, day_start)
         end = (
-            now_ms if until is None else _until(named_day(until.strip(), tz, now_ms), tz, day_start)
+            now_ms
+            if until is None
+            else _until(named_day(until.strip(), tz, now_ms, day_start), tz, day_start)
         )
         if end <= start:
             raise WindowError(f"{spell['until']} must be after {spell['since']}")

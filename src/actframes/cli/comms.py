@@ -78,6 +78,9 @@ def comms(
         until=until or None,
         names=COMMS_WINDOW,
     )
+    from ..periods import as_day
+
+    window = as_day(window)  # --since D --until D is day D
     with open_cli_store(db, source, audible_active=not no_audible_active) as store:
         view = store.comms(window)
     if fmt == "json":

@@ -248,14 +248,15 @@ def get_communications(
     """Who and where: the user's e-mail, chat, meeting and social-inbox surfaces.
 
     For a local `day` (YYYY-MM-DD, today or yesterday; default today) or
-    `since`/`until`: per surface (kind, app, site) its active seconds (the ledger's),
+    `since`/`until` (a bare date is a whole local day: until 2026-12-04 runs through the
+    4th): per surface (kind, app, site) its active seconds (the ledger's),
     visits, first and last time, input counts and the conversations its window titles
     and URLs name (a channel, a thread's subject, a person, a meeting), each with its
     own seconds, visits and frame ids. Titles only: message bodies are never read.
     """
     from ..emit.comms_text import to_comms_context
 
-    view = svc.comms(svc.window(day=day, since=since, until=until))
+    view = svc.comms(as_day(svc.window(day=day, since=since, until=until)))
     return result(to_comms_context(view), {"communications": view})
 
 
