@@ -76,8 +76,11 @@ def week_span(text: str | None, tz: str, now_ms: int) -> Span:
         d = parse_day(day_or_word(text or "today", tz, now_ms))
         monday = d - timedelta(days=d.weekday())
     iso = monday.isocalendar()
-    sunday = monday + timedelta(days=6)
-    label = f"{iso.year}-W{iso.week:02d}"
+    try:
+        sunday = monday + timedelta(days=6)
+    except OverflowError as exc:  # the last week of 9999 ends in the year 10000
+        raise WindowError(f"date out of range: {text!r}") from exc
+    label = f"{iso.year:04d}-W{iso.week:02d}"  # (as YYYY-Www reads it back)
     return Span(monday.isoformat(), sunday.isoformat(), "week", label)
 
 
