@@ -6,9 +6,10 @@ totals (with each app's busiest day), projects, categories and the references vi
 most (with the first and last day of their views). Frames, gaps and away periods belong
 to the day blocks: a period block names the day block to ask for instead.
 
-To fit the budget, lines go in this order: viewed lines (least viewed first), the
-categories, the days' project and app cells (down to one app each), then ledger lines
-from the smallest (an ``omitted`` line counts them; the app totals keep their time).
+To fit the budget: viewed lines go (least ranked first) down to ``MIN_VIEWED``, while the
+categories and then the days' project and app cells (down to one app each) make room;
+then the viewed lines all go, then ledger lines from the smallest (an ``omitted`` line
+counts them; the app totals keep their time).
 The day lines and totals always stay.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from ..compile.disclosures import NO_INPUT, NO_INPUT_SPOT
 from ..period_types import PeriodDay, PeriodDocument, PeriodShare
 from .block_fit import largest
-from .context import NOTE, NOTE_NO_INPUT, SEP, _clip, _input, _q
+from .context import NOTE, NOTE_NO_INPUT, SEP, WORK_KINDS, _clip, _input, _q
 from .durations import fmt_dur
 from .share_lines import CATEGORIES_HEAD, UNASSIGNED, name
 from .token_count import ENCODING, count_tokens, fits
@@ -28,6 +29,7 @@ from .token_count import ENCODING, count_tokens, fits
 DAY_APPS = 3  # apps named per day line, at most
 DAY_PROJECTS = 2
 VIEWED_LINES = 25
+MIN_VIEWED = 5  # viewed lines kept while the day lines' cells can shrink instead
 DAYS_HEAD = "days (MM-DD weekday · first–last · active · [away] · top apps · top projects)"
 LEDGER_HEAD = "ledger (app · site · active · input · days)"
 APPS_HEAD = "app totals (app · active · input · days · busiest day)"
@@ -54,10 +56,13 @@ def to_period_context(
     top = min(VIEWED_LINES, len(doc["viewed"]))
     if fits_budget(block(0, top), budget):
         return block(0, top)
-    n = largest(top, lambda k: fits_budget(block(0, k), budget))
-    if n > 0 or fits_budget(block(0, 0), budget):
-        return block(0, n)
-    for level in range(1, _LEVELS + len(doc["ledger"]) + 1):
+    # A few viewed references are worth more than the days' second app or project:
+    # the day cells shrink while that keeps MIN_VIEWED of them; then they all go.
+    for level in range(_LEVELS + 1):
+        n = largest(top, lambda k, lv=level: fits_budget(block(lv, k), budget))  # type: ignore[misc]
+        if n >= min(MIN_VIEWED, top) and (n > 0 or fits_budget(block(level, 0), budget)):
+            return block(level, n)
+    for level in range(_LEVELS + len(doc["ledger"]) + 1):
         text = block(level, 0)
         if fits_budget(text, budget):
             return text
@@ -207,11 +212,14 @@ def _share_cells(e: PeriodShare, inp: Callable[[dict[str, object]], str]) -> lis
 
 
 def _viewed(doc: PeriodDocument, limit: int) -> list[str]:
-    """The ``limit`` references viewed most (then first viewed), in order of first view."""
+    """``limit`` references — work objects first (pull requests, issues, documents …, as
+    the day block ranks them), then the most viewed — in order of first view."""
     seen = doc["viewed"]
     if not seen or limit <= 0:
         return [f"viewed: {len(seen)} references in the JSON document"] if seen else []
-    ranked = sorted(range(len(seen)), key=lambda i: (-seen[i]["views"], i))[:limit]
+    ranked = sorted(
+        range(len(seen)), key=lambda i: (seen[i]["kind"] not in WORK_KINDS, -seen[i]["views"], i)
+    )[:limit]
     lines = [VIEWED_HEAD]
     for i in sorted(ranked):
         v = seen[i]
