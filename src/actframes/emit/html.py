@@ -23,6 +23,7 @@ positions), ``html_assets`` (CSS, script, CSP).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from html import escape
 
 from .html_assets import CSP, CSS, SCRIPT
@@ -34,6 +35,23 @@ from .html_view import HtmlView
 def to_html(doc: Doc) -> str:
     """Render ``doc`` (schema_version 1) as one self-contained HTML page."""
     view = HtmlView(doc)
+    body = [
+        '<a class="skip" href="#ledger">Skip to the ledger</a>',
+        view.header(),
+        "<main>",
+        view.timeline(),
+        view.ledger(),
+        shares_sections(doc),
+        view.frames_table(),
+        view.notes(),
+        "</main>",
+    ]
+    return page(view.title, body, embed_json(doc))
+
+
+def page(title: str, body: Sequence[str], embedded: str, css: str = CSS) -> str:
+    """A whole page around ``body``: the policy, the style, ``embedded`` (JSON made safe
+    by ``embed_json``) for the script, and the script, the only one the policy allows."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -44,20 +62,12 @@ def to_html(doc: Doc) -> str:
         '<meta name="generator" content="actframes">',
         # An empty icon, so the browser never asks the network (or disk) for one.
         '<link rel="icon" href="data:,">',
-        f"<title>{escape(view.title)}</title>",
-        f"<style>{CSS}</style>",
+        f"<title>{escape(title)}</title>",
+        f"<style>{css}</style>",
         "</head>",
         "<body>",
-        '<a class="skip" href="#ledger">Skip to the ledger</a>',
-        view.header(),
-        "<main>",
-        view.timeline(),
-        view.ledger(),
-        shares_sections(doc),
-        view.frames_table(),
-        view.notes(),
-        "</main>",
-        f'<script type="application/json" id="actframes-doc">{embed_json(doc)}</script>',
+        *body,
+        f'<script type="application/json" id="actframes-doc">{embedded}</script>',
         f"<script>{SCRIPT}</script>",
         "</body>",
         "</html>",
@@ -65,7 +75,7 @@ def to_html(doc: Doc) -> str:
     return "\n".join(parts) + "\n"
 
 
-def embed_json(doc: Doc) -> str:
+def embed_json(doc: object) -> str:
     """The document as JSON safe inside a script element: ``<``, ``>`` and ``&`` as
     \\u escapes (so ``</script>`` or ``<!--`` in a title cannot end or bend the element),
     and U+2028/U+2029, which old JavaScript parsers read as line ends."""

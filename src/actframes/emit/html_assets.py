@@ -107,19 +107,21 @@ border-radius:10px 10px 0 0;max-height:45vh;overflow:auto}
 SCRIPT = """
 (function () {
   "use strict";
-  var doc = JSON.parse(document.getElementById("actframes-doc").textContent);
+  var data = JSON.parse(document.getElementById("actframes-doc").textContent);
+  // A day's page embeds its document; a period's page {period, documents}, one document
+  // per lane, each bar naming its own by data-d.
+  var docs = data.documents || [data];
   var panel = document.getElementById("detail");
   var tl = document.querySelector(".tl");
   if (!tl || !panel) { return; }
-  var w = doc.window;
-  var day = w.day || w.start.slice(0, 10);
   var wide = window.matchMedia("(min-width: 641px)");
   var current = null;
+
+  function dayOf(doc) { return doc.window.day || doc.window.start.slice(0, 10); }
   // Input is unmeasured where the source records none (its blind spot says so), not
   // where a day merely had none.
-  var measured = (doc.blind_spots || []).indexOf(NO_INPUT_SPOT) < 0;
-
-  function time(iso) {
+  function measured(doc) { return (doc.blind_spots || []).indexOf(NO_INPUT_SPOT) < 0; }
+  function time(iso, day) {
     return iso.slice(0, 10) === day ? iso.slice(11, 19)
       : iso.slice(5, 10) + " " + iso.slice(11, 19);
   }
@@ -142,7 +144,8 @@ SCRIPT = """
     items.forEach(function (t) { ul.appendChild(node("li", t)); });
     return ul;
   }
-  function fill(f) {
+  function fill(f, doc) {
+    var day = dayOf(doc);
     var dl = node("dl");
     function row(k, v) {
       dl.appendChild(node("dt", k));
@@ -150,10 +153,11 @@ SCRIPT = """
       if (typeof v === "string") { dd.textContent = v; } else { dd.appendChild(v); }
       dl.appendChild(dd);
     }
-    row("time", time(f.start) + "\\u2013" + time(f.end));
+    if (docs.length > 1) { row("day", day); }
+    row("time", time(f.start, day) + "\\u2013" + time(f.end, day));
     row("active", minutes(f.active_s) + " (" + f.active_s + " s)");
     row("wall", minutes(f.wall_s) + " (" + f.wall_s + " s)");
-    row("input", measured ? input(f.input) : "none recorded in this window");
+    row("input", measured(doc) ? input(f.input) : "none recorded in this window");
     if (f.titles.length) { row("titles", list(f.titles)); }
     if (f.pages.length) {
       row("pages", list(f.pages.map(function (p) {
@@ -163,7 +167,7 @@ SCRIPT = """
     }
     if (f.interruptions.length) {
       row("interruptions", list(f.interruptions.map(function (it) {
-        return name(it.app, it.site) + " at " + time(it.at) + ", " + it.active_s + " s";
+        return name(it.app, it.site) + " at " + time(it.at, day) + ", " + it.active_s + " s";
       })));
     }
     row("id", f.id + (f.device ? " \\u00b7 " + f.device : ""));
@@ -185,7 +189,8 @@ SCRIPT = """
     if (current) { current.classList.remove("on"); }
     current = bar;
     bar.classList.add("on");
-    fill(doc.frames[Number(bar.dataset.i)]);
+    var doc = docs[Number(bar.dataset.d || 0)];
+    fill(doc.frames[Number(bar.dataset.i)], doc);
     panel.hidden = false;
     place(bar);
   }
@@ -209,14 +214,24 @@ SCRIPT = """
     if (barOf(e) && !tl.contains(e.relatedTarget)) { hide(); }
   });
   tl.addEventListener("click", function (e) { var b = barOf(e); if (b) { b.focus(); show(b); } });
+  // The bar of ``lane`` nearest below ``bar`` on the axis: lanes share the axis (a
+  // period's days are placed from their own starts), so positions, not instants.
   function nearest(lane, bar) {
     var bars = lane.querySelectorAll(".bar");
-    var t = Date.parse(bar.dataset.start);
+    var x = parseFloat(bar.style.left);
     var best = bars[0];
     for (var i = 0; i < bars.length; i++) {
-      if (Date.parse(bars[i].dataset.start) <= t) { best = bars[i]; } else { break; }
+      if (parseFloat(bars[i].style.left) <= x) { best = bars[i]; } else { break; }
     }
     return best;
+  }
+  // The next lane up or down that has a bar (a day without frames is passed over).
+  function laneFrom(lane, down) {
+    var other = lane;
+    do {
+      other = down ? other.nextElementSibling : other.previousElementSibling;
+    } while (other && other.classList.contains("lane") && !other.querySelector(".bar"));
+    return other && other.classList.contains("lane") ? other : null;
   }
   tl.addEventListener("keydown", function (e) {
     var b = barOf(e);
@@ -228,8 +243,8 @@ SCRIPT = """
       var k = bars.indexOf(b) + (e.key === "ArrowRight" ? 1 : -1);
       next = bars[k] || null;
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      var other = e.key === "ArrowDown" ? lane.nextElementSibling : lane.previousElementSibling;
-      if (other && other.classList.contains("lane")) { next = nearest(other, b); }
+      var other = laneFrom(lane, e.key === "ArrowDown");
+      if (other) { next = nearest(other, b); }
     } else if (e.key === "Escape") {
       hide();
       e.preventDefault();

@@ -5,13 +5,14 @@ minutes shown to a tenth."""
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..doc_types import Document, Frame
+from ..doc_types import Document, Frame, LedgerEntry
+from ..period_types import PeriodLedgerEntry
 
 Doc = Document
 Lane = tuple[str, str | None]
@@ -28,6 +29,7 @@ PALETTE = (
     "#ff9da7", "#9c755f", "#79706e", "#2f5d8a", "#b5651d", "#3b7a3a", "#a33b3d",
     "#4a8f8a", "#b8962e", "#7d4f73", "#5f4a3c",
 )  # fmt: skip
+OTHER_COLOUR = "#79706e"  # a key the ledger lacks (every frame's is there: SPEC §2.9)
 
 
 def minutes(s: int) -> str:
@@ -35,6 +37,12 @@ def minutes(s: int) -> str:
     The page script formats with the same integer rule; exact seconds sit beside it."""
     tenths = (s * 10 + 30) // 60
     return f"{tenths // 10}.{tenths % 10} min"
+
+
+def clock(iso: str, day: str) -> str:
+    """HH:MM:SS sliced from an ISO time (its offset is the requested zone's); the date is
+    added when the instant lies outside the local ``day``."""
+    return iso[11:19] if iso[:10] == day else f"{iso[5:10]} {iso[11:19]}"
 
 
 def parse_iso(iso: str) -> datetime:
@@ -55,8 +63,13 @@ def lane_colours(doc: Doc) -> dict[Lane, str]:
     """A colour per (app, site) by ledger rank, from a palette of distinct colours, so
     the lane and its ledger bar match and the busiest lanes never share a colour. Keys
     past the palette get a hue from CRC-32 (not ``hash``, which is salted per process)."""
+    return ledger_colours(doc["ledger"])
+
+
+def ledger_colours(ledger: Sequence[LedgerEntry | PeriodLedgerEntry]) -> dict[Lane, str]:
+    """``lane_colours`` of a ledger in rank order (a day's, or a period's)."""
     out: dict[Lane, str] = {}
-    for n, e in enumerate(doc["ledger"]):
+    for n, e in enumerate(ledger):
         key = (e["app"], e.get("site"))
         if n < len(PALETTE):
             out[key] = PALETTE[n]

@@ -12,9 +12,11 @@ from ..doc_types import Frame, LedgerEntry, RejectedRows
 from .durations import fmt_dur
 from .html_layout import (
     DENSE_AXIS_HOURS,
+    OTHER_COLOUR,
     PCT_SCALE,
     Doc,
     Lane,
+    clock,
     drawn_range,
     frames_count,
     hour_ticks,
@@ -51,7 +53,7 @@ class HtmlView:
         self.has_input = input_recorded(doc)
 
     def colour(self, app: str, site: str | None) -> str:
-        return self.colours.get((app, site), "#79706e")
+        return self.colours.get((app, site), OTHER_COLOUR)
 
     # ---- positions
 
@@ -69,9 +71,7 @@ class HtmlView:
         return f"left:{pct(a)};width:{pct(max(0, b - a))}"
 
     def _time(self, iso: str) -> str:
-        """HH:MM:SS sliced from the document (its offset is the requested zone's); the
-        date is added when the instant lies outside the named day."""
-        return iso[11:19] if iso[:10] == self.day else f"{iso[5:10]} {iso[11:19]}"
+        return clock(iso, self.day)
 
     # ---- sections
 
