@@ -14,6 +14,7 @@ from .common import HELP, now_ms, one_shot, open_cli_store, store_options, write
 
 if TYPE_CHECKING:
     from ..api import Store
+    from ..doc_types import Document
     from ..period_types import PeriodDocument
     from ..periods import Span
     from ..window import Window
@@ -80,15 +81,15 @@ def span_of(
     return week_span(None, zone, now)
 
 
-def compile_period(store: Store, span: Span, zone: str) -> PeriodDocument:
-    """The period's days, each as ``day`` compiles it (cached), and their sums."""
+def compile_period(store: Store, span: Span, zone: str) -> tuple[PeriodDocument, list[Document]]:
+    """The period's days, each as ``day`` compiles it (cached), and their sums: the period
+    document and the days' documents."""
     from ..compile.period import period_document
     from ..periods import day_windows
 
     docs = store.compile_many(day_windows(span, zone))
-    return period_document(
-        list(zip(span.days(), docs, strict=True)), kind=span.kind, label=span.label
-    )
+    days = list(zip(span.days(), docs, strict=True))
+    return period_document(days, kind=span.kind, label=span.label), docs
 
 
 def period_block(store: Store, window: Window, min_minutes: float, budget: int) -> str:
@@ -160,11 +161,11 @@ def period(
     if vs is not None and fmt == "html":
         raise UsageError("--vs prints json, md, context or csv, not html")
     with open_cli_store(db, source, audible_active=not no_audible_active) as store:
-        doc = compile_period(store, span, zone)
+        doc, day_docs = compile_period(store, span, zone)
         if vs is not None:
             from ..periods import parse_span
 
-            other = compile_period(store, parse_span(vs, zone, now_ms(), span), zone)
+            other, _ = compile_period(store, parse_span(vs, zone, now_ms(), span), zone)
     if vs is not None:
         write_out(_compared(doc, other, fmt))
         return
@@ -183,7 +184,7 @@ def period(
     elif fmt == "html":
         from ..emit.period_html import to_period_html
 
-        write_out(to_period_html(doc))
+        write_out(to_period_html(doc, day_docs))
     else:
         from ..emit.period_context import to_period_context
 
