@@ -124,9 +124,10 @@ def test_the_default_budget_holds_every_day_and_the_whole_ledger(doc: PeriodDocu
     for line, d in zip(got.days, doc["days"], strict=True):
         assert line.startswith(_day_head(d) + " · ")
         assert line.endswith("no capture") == (d["first"] is None)
-        if d["first"] is not None:
+        first, last = d["first"], d["last"]
+        if first is not None and last is not None:
             assert f" · {fmt_dur(d['active_s'])} · " in line
-            assert f"{d['first'][11:16]}–{d['last'][11:16]}" in line
+            assert f"{first[11:16]}–{last[11:16]}" in line
     assert len(got.ledger) == len(doc["ledger"]) and got.omitted is None
     for line, e in zip(got.ledger, doc["ledger"], strict=True):
         cells = line[2:].split(" · ")
