@@ -78,6 +78,22 @@ def test_json_is_the_period_of_the_days_documents(db: Path) -> None:
     assert today["days"] == doc["days"][:3]
 
 
+def test_a_day_start(db: Path) -> None:
+    from actframes.window import DayStart
+
+    try:
+        out = run(db, "--week", "2026-W48", "--day-start", "04:00")
+        assert DayStart.minutes == 240  # (as the command left it: restored below)
+        want = to_json(period_of(db, week_span("2026-W48", TZ, 0)))
+    finally:
+        DayStart.minutes = 0
+    assert out == want
+    doc = json.loads(out)
+    assert doc["window"]["start"] == "2026-11-23T04:00:00+01:00"
+    assert all(d["start"][10:] == "T04:00:00+01:00" for d in doc["days"])
+    assert out != run(db, "--week", "2026-W48")  # the next call starts at midnight again
+
+
 def test_a_month(db: Path) -> None:
     out = run(db, "--month", "2026-11")
     assert out == to_json(period_of(db, month_span("2026-11", TZ, 0)))
