@@ -90,7 +90,6 @@ BAD_WEEKS = [
     "2026-W54",
     "0000-W10",
     "2026-W4",
-    "2026-w48",
     "W48",
     "2026-13-01",
     "2026-02-30",
@@ -99,6 +98,11 @@ BAD_WEEKS = [
     "9999-W52",  # its Sunday would be in the year 10000
     "9999-12-31",
 ]
+
+
+@pytest.mark.parametrize("text", ["2026-w48", " 2026-W48 ", "2026-11-25"])
+def test_a_week_is_read_as_people_type_it(text: str) -> None:
+    assert week_span(text, BERLIN, NOW).label == "2026-W48"
 
 
 @pytest.mark.parametrize("text", BAD_WEEKS)

@@ -22,7 +22,7 @@ from .window import (
 )
 
 MAX_PERIOD_DAYS = 92  # a quarter: one period document holds at most this many days
-_ISO_WEEK = re.compile(r"(\d{4})-W(\d{2})")
+_ISO_WEEK = re.compile(r"(\d{4})-[Ww](\d{2})")
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 _RANGE = re.compile(r"(.+?)\.\.(.+)")
 RELATIVE = ("this-week", "last-week", "this-month", "last-month", "previous")
@@ -66,6 +66,7 @@ def days_span(since: str, until: str, most: int = MAX_PERIOD_DAYS) -> Span:
 def week_span(text: str | None, tz: str, now_ms: int) -> Span:
     """The Monday-to-Sunday week holding a DATE (or today, yesterday; default today), or
     the ISO week ``YYYY-Www``."""
+    text = text.strip() if text is not None else None
     m = _ISO_WEEK.fullmatch(text or "")
     if m is not None:
         try:

@@ -190,8 +190,11 @@ def _day_line(d: PeriodDay, apps: int, projects: int) -> str:
     head = f"- {d['day'][5:]} {d['weekday']}"
     if d["first"] is None or d["last"] is None:
         return head + " · no capture"
-    last = d["last"][11:16] + ("+1d" if d["last"][:10] != d["first"][:10] else "")
-    cells = [head, f"{d['first'][11:16]}–{last}", fmt_dur(d["active_s"])]
+    # A time past midnight of a day that starts later (--day-start) is marked +1d.
+    first, last = (
+        t[11:16] + ("+1d" if t[:10] != d["day"] else "") for t in (d["first"], d["last"])
+    )
+    cells = [head, f"{first}–{last}", fmt_dur(d["active_s"])]
     if d["away_s"]:
         cells.append(f"away {fmt_dur(d['away_s'])}")
     top = [f"{_q(a['app'])} {fmt_dur(a['active_s'])}" for a in d["apps"][:apps] if a["active_s"]]
