@@ -890,6 +890,32 @@ for _family in ("screenpipe", "screenpipe-summer", "native"):
     )(functools.partial(_bench_today, family=_family))
 
 
+def _period_store() -> Path:
+    """31 full days of ~3,000 frames from 2026-01-01, screenpipe-style
+    (benchmarks/period.py), cached like ``dataset``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import period
+
+    return built(f"period-31d-sp-{period.FIRST_DAY}-r{period.ROWS}-s{period.SEED}", period.build)
+
+
+@benchmark("period-31d-sp", "cold `period` over 31 days (~3k frames a day), vs 31 ref `day` calls")
+def bench_period_cold(ctx: Context) -> dict[str, Any]:
+    db = _period_store()
+    from period import cold  # on the path now (_period_store)
+
+    aframes = Path(ctx.ref.argv(db)[0]) if ctx.ref is not None else None
+    return cold(db, _scratch("period-"), ctx.runs, aframes, gnu_time())
+
+
+@benchmark("period-31d-warm", "get_context over 31 days on a warm MCP server; after a new row")
+def bench_period_warm(ctx: Context) -> dict[str, Any]:
+    db = _period_store()
+    from period import warm
+
+    return warm(db, _scratch("period-warm-"), ctx.runs)
+
+
 def _recorder_cpu(module: str, busy: str, busy_label: str) -> dict[str, Any]:
     """A recorder's CPU idle and busy (``busy``: the key of its busy share) and its RSS,
     from ``module``'s ``run`` over 30 s."""
@@ -959,6 +985,8 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
         for side in ("ours", "ref"):
             if side in r and "error" in r[side]:
                 print(f"{name}: {r[side]['error']}")
+        if "note" in r:  # a figure the columns have no room for
+            print(f"{name}: {r['note']}")
     sides = [r[side] for r in results.values() for side in ("ours", "ref") if side in r]
     if any(side.get("peak_rss_exact") is False for side in sides):
         print("RSS: no GNU time here, so each figure also counts this benchmark's own memory")
@@ -967,8 +995,8 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--runs", type=int, default=7, help="timed runs per tool (default 7)")
-    ap.add_argument("--only", action="append", default=[], metavar="NAME",
-                    help="run only this benchmark (repeatable, or comma-separated)")  # fmt: skip
+    ap.add_argument("--only", action="extend", nargs="+", default=[], metavar="NAME",
+                    help="run only these benchmarks (repeatable, or comma-separated)")  # fmt: skip
     ap.add_argument("--no-ref", action="store_true", help="time ours alone")
     ap.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     args = ap.parse_args(argv)
