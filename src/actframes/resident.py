@@ -51,7 +51,7 @@ MAX_MANY = 8  # renderings of several windows (periods) kept
 
 
 class _Entry:
-    __slots__ = ("doc", "fingerprint", "renders", "tail", "token")
+    __slots__ = ("doc", "fingerprint", "renders", "rows_fp", "tail", "token")
 
     def __init__(
         self, token: Hashable, fingerprint: str | None, doc: Doc, tail: Tail | None = None
@@ -61,6 +61,7 @@ class _Entry:
         self.doc = doc
         self.renders: dict[Hashable, Any] = {}
         self.tail = tail  # what a tail read continues from (the latest entry only)
+        self.rows_fp: str | None = None  # its rows' fingerprint (``_recheck``)
 
 
 class ResidentCache:
@@ -98,7 +99,10 @@ class ResidentCache:
 
         def run() -> list[Doc]:
             self._from_disk([w for w in windows if _key(w, opts) not in self._entries], opts)
-            return [self._entry(w, opts).doc for w in windows]
+            self._recheck(windows, opts)
+            docs = [self._entry(w, opts).doc for w in windows]
+            self._note_rows(windows, opts)
+            return docs
 
         return self._run(run)
 
@@ -138,7 +142,9 @@ class ResidentCache:
 
         def run() -> Any:
             self._from_disk([w for w in windows if _key(w, opts) not in self._entries], opts)
+            self._recheck(windows, opts)
             docs = [self._entry(w, opts).doc for w in windows]
+            self._note_rows(windows, opts)
             key = (how, tuple(_key(w, opts) for w in windows))
             kept = self._many.get(key)
             if kept is not None and all(a is b for a, b in zip(kept[0], docs, strict=True)):
@@ -288,6 +294,58 @@ class ResidentCache:
         for window, (doc, _) in zip(days, served, strict=True):
             self.stats["compiled"] += 1
             self._keep(_key(window, options), _Entry(token, None, doc), window)
+
+    def _rows_fps(self, token: Hashable, windows: list[Window]) -> list[str | None] | None:
+        """In the worker thread only: the windows' fingerprints hashed from their rows, at
+        once (screenpipe-style stores); None when the store cannot, or when a commit moved
+        its token meanwhile (they might hold rows newer than ``token``)."""
+        source = self._open(token)
+        batch = getattr(source, "fingerprints", None)
+        if not (getattr(source, "fingerprint_reads_rows", False) and callable(batch)):
+            return None
+        found = batch([(w.start_ms, w.end_ms) for w in windows])
+        if not isinstance(found, list) or len(found) != len(windows):
+            return None
+        return found if self.watch.token(source) == token else None
+
+    def _recheck(self, windows: Sequence[Window], options: Options) -> None:
+        """In the worker thread only: kept whole days the store's token moved past, checked
+        at once by their rows' fingerprints (a period's days after a commit to one of them:
+        one batched look, not a read of every day). A day whose rows give the fingerprint
+        its document was made from is served as it is; the others go through ``_entry``."""
+        token = self.watch.token(self._source)
+        if token is None:
+            return
+        kept = self._kept_days(windows, options)
+        stale = [(e, w) for e, w in kept if e.rows_fp is not None and e.token != token]
+        if len(stale) < 2:  # one day: _entry's own checks (a tail read) cost no more
+            return
+        found = self._rows_fps(token, [w for _, w in stale])
+        for (entry, _), fp in zip(stale, found or (), strict=False):
+            if fp is not None and fp == entry.rows_fp:
+                entry.token = token
+                self.stats["fingerprint"] += 1
+            elif fp is not None:  # its rows changed: noted again once it is served
+                entry.rows_fp = None
+
+    def _note_rows(self, windows: Sequence[Window], options: Options) -> None:
+        """In the worker thread only: the rows' fingerprints of whole days just served (for
+        ``_recheck``), taken at the token they were served at: their documents' rows."""
+        token = self.watch.token(self._source)
+        if token is None:
+            return
+        kept = self._kept_days(windows, options)
+        need = [(e, w) for e, w in kept if e.rows_fp is None and e.token == token]
+        found = self._rows_fps(token, [w for _, w in need]) if need else None
+        for (entry, _), fp in zip(need, found or (), strict=False):
+            if isinstance(fp, str):
+                entry.rows_fp = fp
+
+    def _kept_days(
+        self, windows: Sequence[Window], options: Options
+    ) -> list[tuple[_Entry, Window]]:
+        pairs = ((self._entries.get(_key(w, options)), w) for w in windows if w.day is not None)
+        return [(e, w) for e, w in pairs if e is not None]
 
     def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:
         if window.day is None:  # not a whole day: another window at the next call
