@@ -273,3 +273,27 @@ class ScreenSize(NamedTuple):
 
     w: int
     h: int
+
+
+# Kinds of screen text (``ScreenText.kind``): where a store keeps the words of a capture.
+OCR = "ocr"  # text read from the pixels (screenpipe's ocr_text, frames.full_text from OCR)
+ACCESSIBILITY = "accessibility"  # the accessibility tree's text of the window
+ELEMENT = "element"  # one accessibility element's text (screenpipe's elements)
+SCREEN_TEXT_KINDS: tuple[str, ...] = (OCR, ACCESSIBILITY, ELEMENT)
+
+
+class ScreenText(NamedTuple):
+    """The words on screen at one capture, as a store keeps them (#37: searched, never
+    compiled into a document). ``row_id`` names the row that holds the text (in the
+    table its ``kind`` comes from); ``capture_id`` the capture row (a snapshot's
+    ``row_id``) it belongs to, or None; ``role`` an element's role (its text is then
+    withheld when ``form_roles`` says the role holds what the user typed)."""
+
+    row_id: int
+    ts_ms: int
+    kind: str
+    text: str
+    capture_id: int | None = None
+    app: str = ""
+    focused: bool = True
+    role: str = ""
