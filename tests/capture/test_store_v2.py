@@ -41,7 +41,7 @@ def test_v1_store_is_read_then_migrated_without_loss(tmp_path: Path) -> None:
     before = compile_path(db, DAY, "UTC")  # a v1 store reads as it is
     conn = open_store(db)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         cols = {r[1] for r in conn.execute("PRAGMA table_info(snapshots)")}
         assert {"window", "exe", "monitor"} <= cols
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -100,6 +100,11 @@ def test_retention_deletes_only_older_rows(tmp_path: Path) -> None:
                 (ts,),
             )
             conn.execute("INSERT INTO recorder_state (ts_ms, state) VALUES (?, 'start')", (ts,))
+            conn.execute(
+                "INSERT INTO screen_text (ts_ms, snapshot_id, kind, text)"
+                " VALUES (?, 1, 'accessibility', 'words')",
+                (ts,),
+            )
         # An AFK period that began before the cut-off but ended after it stays.
         conn.execute(
             "INSERT INTO afk (start_ms, end_ms) VALUES (?, ?)",
@@ -114,6 +119,7 @@ def test_retention_deletes_only_older_rows(tmp_path: Path) -> None:
         "snapshots": 2,
         "input_events": 2,
         "elements": 2,
+        "screen_text": 2,
         "recorder_state": 2,
         "afk": 1,
     }

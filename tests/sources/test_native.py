@@ -195,7 +195,7 @@ def test_migration_from_an_empty_file(tmp_path: Path) -> None:
     db.write_bytes(b"")
     conn = open_store(db)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}

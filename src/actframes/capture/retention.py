@@ -17,6 +17,7 @@ _TIMED = (
     ("snapshots", "ts_ms"),
     ("input_events", "ts_ms"),
     ("elements", "ts_ms"),
+    ("screen_text", "ts_ms"),
     ("recorder_state", "ts_ms"),
     ("afk", "end_ms"),
 )

@@ -14,6 +14,10 @@ at a snapshot: role, name, bounds — never a text field's value) and ``recorder
 Version 3 adds ``change_days`` — a change counter per UTC day that triggers bump on every
 insert, update or delete of a snapshot or input event — and a random ``store_id`` in
 ``meta``, so a reader can fingerprint a window without reading its rows.
+
+Version 4 adds ``screen_text`` (``record --screen-text``): the focused window's visible
+text at a snapshot, redacted and bounded, as ``kind`` ``accessibility`` (AT-SPI) or
+``ocr``. It is searched, never compiled, so its rows bump no change counter.
 """
 
 from __future__ import annotations
@@ -127,6 +131,16 @@ _MIGRATIONS: dict[int, str] = {
     INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
 """
     + "".join(_counting_triggers(t) for t in ("snapshots", "input_events")),
+    4: """
+    CREATE TABLE IF NOT EXISTS screen_text (
+        id          INTEGER PRIMARY KEY,
+        ts_ms       INTEGER NOT NULL,
+        snapshot_id INTEGER,
+        kind        TEXT NOT NULL,  -- 'accessibility' or 'ocr'
+        text        TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS screen_text_ts ON screen_text (ts_ms);
+    """,
 }
 
 

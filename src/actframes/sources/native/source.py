@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ...errors import SourceError
-from ...model import INPUT_KINDS, Capture, InputEvent, Rejected, Snapshot, Span
+from ...model import INPUT_KINDS, Capture, InputEvent, Rejected, ScreenText, Snapshot, Span
 from ...native_schema import READ_TABLES, SCHEMA_VERSION
 from ...timeparse import MAX_TS_MS, MIN_TS_MS
 from .._columns import DuplicateIds, UnplacedRows, columns_from_groups
 from .._rows import Names, check_ms, first_of_each_id
 from ..base import READ_MARGIN_MS, Source, connect_ro, data_version, fetch, read_failed, tables
+from .screen_text import read_screen_text
 
 DAY_MS = 86_400_000
 
@@ -168,6 +169,16 @@ class NativeSource(Source):
         except sqlite3.DatabaseError as exc:
             raise read_failed(self.path, exc) from exc
         return cap
+
+    def screen_text(
+        self, start_ms: int, end_ms: int, after: Mapping[str, int] | None = None
+    ) -> list[ScreenText]:
+        """The screen text the recorder kept (``--screen-text``) in [start_ms, end_ms), of
+        each kind only rows with ids above ``after[kind]``; [] for stores without it."""
+        try:
+            return read_screen_text(self._conn, start_ms, end_ms, after)
+        except sqlite3.DatabaseError as exc:
+            raise read_failed(self.path, exc) from exc
 
     def _read(self, cap: Capture, lo: int, hi: int, start_ms: int, end_ms: int) -> None:
         names = Names()
