@@ -27,30 +27,6 @@ from .xsession import (
     wait_for,
 )
 
-LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
-
-
-@pytest.fixture
-def a11y_env(xs: XSession) -> dict[str, str]:
-    """A session bus and an accessibility bus for this X display (ended by pid)."""
-    need("dbus-daemon", LAUNCHER)
-    xs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], log="dbus.log")
-    address = wait_for(
-        "the session bus",
-        lambda: next(
-            (ln for ln in (xs.tmp / "dbus.log").read_text().splitlines() if "unix:" in ln), ""
-        ),
-    )
-    env = {k: v for k, v in xs.env.items() if k != "NO_AT_BRIDGE"}
-    env["DBUS_SESSION_BUS_ADDRESS"] = address.strip()
-    xs.spawn([LAUNCHER, "--launch-immediately"], log="atspi.log", env=env)
-    wait_for(
-        "the accessibility bus",
-        lambda: "unix:" in xs.run(["xprop", "-root", "AT_SPI_BUS"], check=False),
-        15,
-    )
-    return env
-
 
 def test_gtk_buttons_are_captured_with_roles_names_and_bounds(
     xs: XSession, a11y_env: dict[str, str], tmp_path: Path

@@ -30,14 +30,15 @@ from collections.abc import Awaitable, Mapping
 from dbus_fast import Message, MessageType
 from dbus_fast.aio import MessageBus
 
-from .atspi_tree import AtspiTree, Box, Inspection, T
+from .atspi_text import AtspiText, VisibleText
+from .atspi_tree import Box, Inspection, T
 
 
 class A11yUnavailable(RuntimeError):
     pass
 
 
-class Accessibility(AtspiTree):
+class Accessibility(AtspiText):
     """A connection to the accessibility bus, served by its own event-loop thread."""
 
     def __init__(self, address: str, *, connect_timeout: float = 2.0) -> None:
@@ -133,6 +134,32 @@ class Accessibility(AtspiTree):
                     self._inspect(
                         pid, title, bounds, elements, url, max_elements, max_nodes, timeout
                     ),
+                    timeout + 0.5,
+                )
+            except Exception:
+                return None
+
+        return asyncio.run_coroutine_threadsafe(bounded(), self._loop)
+
+    def visible_text_async(
+        self,
+        pid: int | None,
+        title: str,
+        *,
+        bounds: Box | None = None,
+        max_chars: int = 8_000,
+        max_nodes: int = 1500,
+        timeout: float = 1.5,
+    ) -> concurrent.futures.Future[VisibleText | None] | None:
+        """The showing text of ``pid``'s frame for ``title`` (``atspi_text``), without
+        waiting; None when there is nothing to ask."""
+        if not pid or self._bus is None:
+            return None
+
+        async def bounded() -> VisibleText | None:
+            try:
+                return await asyncio.wait_for(
+                    self._visible_text(pid, title, bounds, max_chars, max_nodes, timeout),
                     timeout + 0.5,
                 )
             except Exception:

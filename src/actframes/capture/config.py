@@ -8,6 +8,8 @@
     accessibility = true        # read AT-SPI elements and browser URLs when available
     devtools = ""               # opt-in: a Chromium DevTools endpoint on loopback,
                                 # e.g. "http://127.0.0.1:9222", for the focused tab's URL
+    screen_text = false         # opt-in: the focused window's visible accessibility text
+    screen_text_ocr = false     # opt-in: OCR where a window has none (the ``ocr`` extra)
 
     [exclude]
     apps = ["KeePassXC", "signal*"]
@@ -42,6 +44,8 @@ _TOP_KEYS = {
     "keep_days",
     "accessibility",
     "devtools",
+    "screen_text",
+    "screen_text_ocr",
     "exclude",
     "private",
 }
@@ -60,6 +64,8 @@ class RecorderConfig:
     keep_days: int = 0
     accessibility: bool = True
     devtools: str | None = None
+    screen_text: bool = False
+    screen_text_ocr: bool = False
     privacy: PrivacyRules = field(default_factory=PrivacyRules)
 
     def with_overrides(
@@ -70,6 +76,8 @@ class RecorderConfig:
         keep_days: int | None = None,
         accessibility: bool | None = None,
         devtools: str | None = None,
+        screen_text: bool | None = None,
+        screen_text_ocr: bool | None = None,
     ) -> RecorderConfig:
         cfg = self
         if idle_seconds is not None:
@@ -84,6 +92,10 @@ class RecorderConfig:
             cfg = replace(cfg, accessibility=accessibility)
         if devtools is not None:
             cfg = replace(cfg, devtools=_devtools(devtools, "--devtools") or None)
+        if screen_text is not None:
+            cfg = replace(cfg, screen_text=screen_text)
+        if screen_text_ocr is not None:
+            cfg = replace(cfg, screen_text_ocr=screen_text_ocr)
         return cfg
 
 
@@ -139,10 +151,11 @@ def parse_config(data: dict[str, Any]) -> RecorderConfig:
         if not isinstance(days, int) or isinstance(days, bool) or days < 0:
             raise ValueError("keep_days must be a whole number, 0 or more")
         cfg = replace(cfg, keep_days=days)
-    if "accessibility" in data:
-        if not isinstance(data["accessibility"], bool):
-            raise ValueError("accessibility must be true or false")
-        cfg = replace(cfg, accessibility=data["accessibility"])
+    for key in ("accessibility", "screen_text", "screen_text_ocr"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ValueError(f"{key} must be true or false")
+            cfg = replace(cfg, **{key: data[key]})
     if "devtools" in data:
         value = data["devtools"]
         if not isinstance(value, str):

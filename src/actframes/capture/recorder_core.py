@@ -31,6 +31,7 @@ from .idle import IdleTracker
 from .pidfile import PidFile
 from .policy import Decision, SnapshotPolicy, View
 from .row_writer import RowWriter
+from .screen_text import ScreenTextKeeper, make_keeper
 from .x11_session import SessionError
 from .xrecord import CLICK, KEY, Press
 
@@ -87,6 +88,7 @@ class RecorderCore(RowWriter):
         self._seen: Seen | None = None
         self._prev: Seen | None = None
         self._wayland = False
+        self._screen_text: ScreenTextKeeper | None = None
         self.paused = False
 
     # ------------------------------------------------------------------ signals, pause
@@ -122,6 +124,7 @@ class RecorderCore(RowWriter):
             if self.cfg.keep_days:
                 self._prune()
             screen, counter, a11y = self._connect(wake_w)
+            self._screen_text = make_keeper(self.cfg, a11y, self._grabber(screen), self.log)
             for sig in (
                 signal.SIGTERM,
                 signal.SIGINT,
@@ -137,6 +140,8 @@ class RecorderCore(RowWriter):
                 "version": __version__,
                 **self._session_notes(screen, counter, a11y),
             }
+            if self._screen_text is not None:
+                detail["screen_text"] = "ocr" if self._screen_text.grab else "accessibility"
             self._state(start, "start", json.dumps(detail, sort_keys=True))
             self._commit(start, force=True)
             self.log(self._start_message(detail))
@@ -166,6 +171,8 @@ class RecorderCore(RowWriter):
                 signal.signal(signum, handler)
             if counter is not None:
                 counter.stop()
+            if self._screen_text is not None:
+                self._screen_text.close()
             if a11y is not None:
                 a11y.close()
             if screen is not None:
@@ -197,6 +204,22 @@ class RecorderCore(RowWriter):
 
     def _loop(self, screen: Any, counter: Any, a11y: Any, wake_r: int) -> None:
         raise NotImplementedError
+
+    def _grabber(self, screen: Any) -> Callable[[int, Any], Any] | None:
+        """What reads the focused window's pixels for OCR (X11 only), refusing once the
+        window asked about is no longer the recordable focused one."""
+        if self.BACKEND != "x11" or getattr(screen, "root", None) is None:
+            return None
+
+        def grab(window: int, box: Any) -> Any:
+            seen = self._seen
+            if seen is None or not seen.recordable or seen.view.window != window:
+                return None
+            from .ocr import grab_window
+
+            return grab_window(screen, box)
+
+        return grab
 
     def _open_accessibility(
         self, bus_address: Callable[[], str | None] | None, missing: str
@@ -258,8 +281,21 @@ class RecorderCore(RowWriter):
             policy.written(decision, view, now)
             if a11y is not None and seen.recordable and _wants_elements(decision):
                 self._start_elements(a11y, seen, snap_id, decision.ts_ms)
+            if self._screen_text is not None:
+                self._screen_text.ask(seen, snap_id, decision.ts_ms)
         self._collect_elements()
+        if self._screen_text is not None:
+            row = self._screen_text.step(a11y)
+            if row is not None:
+                self._exec(
+                    "INSERT INTO screen_text (ts_ms, snapshot_id, kind, text) VALUES (?,?,?,?)",
+                    row,
+                )
         return again, settle
+
+    def _reading_text(self) -> bool:
+        """Whether screen text is being read or waits to be (the loop then ticks)."""
+        return self._screen_text is not None and self._screen_text.busy()
 
     def _toggle_pause(self, idle: IdleTracker, now: int) -> None:
         self.paused = not self.paused

@@ -98,7 +98,8 @@ class RecorderLoop(RecorderCore):
             idle_due = self._idle_due_ms(now)
             if idle_due is not None:
                 due = min(due, idle_due)
-            if self._pending or self._runs or self._elements_job or self._ticks() or dirty:
+            busy = dirty or self._elements_job is not None or self._reading_text()
+            if self._pending or self._runs or busy or self._ticks():
                 due = min(due, now + TICK_MS)
             if watch_urls and self._seen.browser and not self._seen.private:
                 due = min(due, next_url_poll)

@@ -69,6 +69,18 @@ def _recording_options(f: F) -> F:
             metavar="URL",
             help="Opt-in: a Chromium DevTools endpoint on loopback for the tab's URL.",
         ),
+        click.option(
+            "--screen-text/--no-screen-text",
+            default=None,
+            help="Opt-in: keep the focused window's visible accessibility text (redacted, "
+            "at most 8,000 characters a capture; never what was typed) for `search`.",
+        ),
+        click.option(
+            "--screen-text-ocr/--no-screen-text-ocr",
+            default=None,
+            help="With --screen-text, on X11: OCR the focused window when it has no "
+            "accessibility text (needs the ocr extra and Tesseract).",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -89,6 +101,10 @@ def _forwarded(params: dict[str, Any]) -> list[str]:
         args.append("--accessibility" if params["accessibility"] else "--no-accessibility")
     if params.get("devtools") is not None:
         args += ["--devtools", str(params["devtools"])]
+    for name in ("screen_text", "screen_text_ocr"):
+        if params.get(name) is not None:
+            flag = name.replace("_", "-")
+            args.append(f"--{flag}" if params[name] else f"--no-{flag}")
     return args
 
 
@@ -154,6 +170,8 @@ def run(**params: Any) -> None:
         keep_days=params["keep_days"],
         accessibility=params["accessibility"],
         devtools=params["devtools"],
+        screen_text=params["screen_text"],
+        screen_text_ocr=params["screen_text_ocr"],
     )
     from .common import default_db
 
