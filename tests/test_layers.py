@@ -96,6 +96,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.rule_files",  # project and category rule files, read at the edge
             "actframes.store_rules",  # a store's rule set
             "actframes.rule_check",  # projects --check-rules
+            "actframes.screen_index",  # the screen-text index and its search (#37)
         ),
     ),
     ("edge", ("actframes.cli", "actframes.mcp")),

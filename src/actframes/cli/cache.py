@@ -16,8 +16,8 @@ def cache() -> None:
 
 @cache.command("clear")
 def cache_clear() -> None:
-    """Delete every cached document and routine day (and the compiled regular
-    expressions)."""
+    """Delete every cached document and routine day, the screen-text indexes (and the
+    compiled regular expressions)."""
     import shutil
 
     from ..cache import DocCache, default_cache_dir
@@ -26,9 +26,13 @@ def cache_clear() -> None:
     root = default_cache_dir()
     n = DocCache(root).clear() if root else 0
     days = DayStepsCache(root).clear() if root else 0
+    screens = 0
     if root:
         shutil.rmtree(root / "rx", ignore_errors=True)
+        screens = len(list((root / "screen").glob("*.sqlite")))
+        shutil.rmtree(root / "screen", ignore_errors=True)  # the screen-text indexes
     also = f" and {days} cached day(s) of routine steps" if days else ""
+    also += f" and {screens} screen-text index(es)" if screens else ""
     write_out(f"removed {n} cached document(s){also}\n")
 
 

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "comms": "actframes.cli.comms:comms",
     "projects": "actframes.cli.projects:projects",
     "period": "actframes.cli.period:period",
+    "search": "actframes.cli.search:search",
     "verify": "actframes.cli.verify:verify",
     "tier2": "actframes.cli.tier2:tier2",
     "cache": "actframes.cli.cache:cache",

@@ -33,6 +33,11 @@ from .common import HELP, Process, default_db, machine_zone, now_ms, store_optio
     help="The browser profile replays use (e.g. a logged-in one); default a fresh one.",
 )
 @click.option(
+    "--no-screen-text",
+    is_flag=True,
+    help="Do not offer search_screen: the store's screen text is neither indexed nor searched.",
+)
+@click.option(
     "--print-config",
     "print_config",
     type=click.Choice(KINDS),
@@ -47,6 +52,7 @@ def mcp(
     allow_replay: bool,
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
+    no_screen_text: bool,
     print_config: str | None,
 ) -> None:
     """Serve the user's measured activity to agents over MCP (stdio).
@@ -68,6 +74,7 @@ def mcp(
             allow_destructive_replay,
             replay_user_data_dir,
             no_audible_active,
+            no_screen_text,
         )
         return
     from ..mcp.server import ReplayPolicy, build_server
@@ -93,6 +100,7 @@ def mcp(
         audible_active=not no_audible_active,
         projects=RuleFiles.projects,
         categories=RuleFiles.categories,
+        screen_text=not no_screen_text,
     )
     # What the imports made (the SDK, pydantic, the compiler) lives as long as the
     # process: frozen out of the collector, a full collection walks only what the calls
@@ -125,6 +133,7 @@ def _print_config(
     allow_destructive_replay: bool,
     replay_user_data_dir: Path | None,
     no_audible_active: bool = False,
+    no_screen_text: bool = False,
 ) -> None:
     from ..mcp.client_config import note, render
     from .options import RuleFiles
@@ -137,6 +146,8 @@ def _print_config(
         args += ["--source", source]
     if no_audible_active:
         args.append("--no-audible-active")
+    if no_screen_text:
+        args.append("--no-screen-text")
     for flag, given in (("--projects", RuleFiles.projects), ("--categories", RuleFiles.categories)):
         if given is not None:
             args += [flag, os.path.abspath(given.expanduser())]

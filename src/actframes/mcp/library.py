@@ -71,9 +71,20 @@ class Service:
             categories=categories,
         )
         self._lines = KeptLines()  # frame lines of the latest context block
+        self._screen: Any = None  # the screen-text search, made on first use
 
     def close(self) -> None:
+        if self._screen is not None:
+            self._screen.close()
         self.store.close()
+
+    def screen_text(self) -> Any:
+        """The screen-text search (``mcp/screen_tools.py``), made on first use."""
+        if self._screen is None:
+            from .screen_tools import ScreenText
+
+            self._screen = ScreenText(self)
+        return self._screen
 
     def today(self) -> str:
         return local_day_of(self.now_ms(), self.tz)
@@ -273,6 +284,9 @@ class Service:
             raise
         except Exception as exc:
             raise self._tool_error(exc) from exc
+
+    def tool_error(self, exc: Exception) -> ToolError:
+        return self._tool_error(exc)
 
     def _tool_error(self, exc: Exception) -> ToolError:
         """What a failed library call says to the client: one line."""

@@ -17,7 +17,7 @@ from typing import Any
 from mcp.server import MCPServer
 
 from .. import __version__
-from . import project_tools, replay, resources, tools
+from . import project_tools, replay, resources, screen_tools, tools
 from .library import Service
 from .replay import ReplayPolicy
 from .strict import StrictServer
@@ -38,6 +38,7 @@ TOOLS: tuple[Callable[..., Any], ...] = (
     tools.get_communications,
     project_tools.get_projects,
     tools.search_activity,
+    screen_tools.search_screen,
     tools.get_patterns,
     tools.list_routines,
     tools.get_routine,
@@ -59,6 +60,7 @@ def build_server(
     audible_active: bool = True,
     projects: Path | None = None,
     categories: Path | None = None,
+    screen_text: bool = True,
 ) -> MCPServer:
     svc = Service(
         db,
@@ -74,6 +76,8 @@ def build_server(
         "actframes", version=__version__, instructions=INSTRUCTIONS, title="Activity Frames"
     )
     for tool in TOOLS:
+        if tool is screen_tools.search_screen and not screen_text:
+            continue  # --no-screen-text: the store's screen text is neither indexed nor searched
         server.add_tool(bind(tool, svc))
     if policy.enabled:
         server.add_tool(bind(replay.replay_routine, svc, policy, indent=12))
