@@ -20,8 +20,8 @@ rank  layer        modules
 ====  ===========  ==================================================================
 0     foundation   errors, model, native_schema, window, timeparse, text, progress,
                    demo_constants, doc_types (the document's shape as types), atomic_write, fast
-                   (speed helpers), form_roles (roles named by their contents), the package
-                   root (version)
+                   (speed helpers), form_roles (roles named by their contents), redact
+                   (secrets in screen text), the package root (version)
 1     rules        entities (URL and title rule tables, one matcher), classify (project
                    and category rule tables, their files' parsers)
 2     sources      sources (one reader per store family)
@@ -69,6 +69,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "actframes.doc_types",
             "actframes.period_types",  # the period document's shape
             "actframes.form_roles",  # roles named by their contents: recorder and readers
+            "actframes.redact",  # secrets in screen text: recorder and screen index
         ),
     ),
     ("rules", ("actframes.entities", "actframes.classify")),
