@@ -3,7 +3,8 @@ databases): ``source`` (``ScreenpipeSource``), ``schema``, ``storage`` (a migrat
 index) and ``payloads`` (its Parquet files), ``frames``, ``input``, ``timestamps``, the
 raw-row fingerprints (``fingerprint``, ``steps_fingerprint``, ``rowtext``), the settled
 mark of a growing day (``tail``, ``settled``, ``settled_parts``, ``settled_stats``),
-steps (``actions``, ``clicks``) and the parts a read makes at once (``parallel_parts``).
+steps (``actions``, ``clicks``), the parts a read makes at once (``parallel_parts``), and
+the words on screen for the search index (``screen_text``, ``screen_payloads``).
 
 The names below load on first use: a store of another family, and anything that needs
 only ``storage`` or ``schema``, never imports the reader.

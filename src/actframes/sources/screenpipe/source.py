@@ -35,6 +35,9 @@ from .timestamps import Span, date_bounds, middle_text
 __all__ = ["CLIPBOARD_OPS", "EVENT_KINDS", "ScreenpipeSource", "clipboard_op", "date_bounds"]
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from ...model import ScreenText
     from .fingerprint import RowsFingerprint
     from .tail import Settle, SettledMark, TailReads
 
@@ -195,6 +198,58 @@ class ScreenpipeSource(Source):
 
             self._rows_fingerprint = RowsFingerprint(self._conn, self._schema)
         return self._rows_fingerprint
+
+    def screen_text(
+        self,
+        start_ms: int,
+        end_ms: int,
+        after: Mapping[str, int] | None = None,
+        *,
+        problems: list[str] | None = None,
+    ) -> list[ScreenText]:
+        """The words on screen of the frames in ``[start_ms, end_ms)`` (SPEC.md §1.2e):
+        OCR text, accessibility text and accessibility elements, in (time, kind, row id)
+        order; ``after`` maps a kind to the largest row id already indexed (only larger
+        ids of that kind are read). [] for a store without screen text (before mid-2024,
+        the reference recorder's). A payload file that cannot be read raises a
+        ``SourceError``, or, given ``problems``, is named there and its rows left out."""
+        out: list[ScreenText] = []
+        for batch in self.screen_text_batches(start_ms, end_ms, after, problems=problems):
+            out.extend(batch)
+        return out
+
+    def screen_text_batches(
+        self,
+        start_ms: int,
+        end_ms: int,
+        after: Mapping[str, int] | None = None,
+        *,
+        problems: list[str] | None = None,
+    ) -> Iterator[list[ScreenText]]:
+        """``screen_text`` in batches of a few hundred frames, in order: one snapshot of
+        the store, on a connection of its own, closed when the batches end."""
+        from .screen_text import read_screen_text
+
+        conn = connect_ro(self.path)
+        try:
+            schema = detect(conn, self.path)
+            yield from read_screen_text(conn, schema, start_ms, end_ms, after, problems)
+        except sqlite3.DatabaseError as exc:
+            raise read_failed(self.path, exc) from exc
+        finally:
+            conn.close()
+
+    def screen_text_sources(self) -> dict[str, str]:
+        """The table whose row ids each kind of screen text carries in this store (e.g.
+        ``{"ocr": "ocr_text", "accessibility": "frames", "element": "elements"}``): when
+        a kind's table changes (screenpipe moved OCR text onto ``frames`` in June 2026),
+        its ids start over and ``after`` values of the old table mean nothing."""
+        from .screen_text import text_sources
+
+        try:
+            return text_sources(self._conn, self._schema)
+        except sqlite3.DatabaseError as exc:
+            raise read_failed(self.path, exc) from exc
 
     def read(self, start_ms: int, end_ms: int) -> Capture:
         return self._read(Span(start_ms - READ_MARGIN_MS, end_ms + READ_MARGIN_MS))
