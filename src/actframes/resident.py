@@ -341,10 +341,8 @@ class ResidentCache:
             if isinstance(fp, str):
                 entry.rows_fp = fp
 
-    def _kept_days(
-        self, windows: Sequence[Window], options: Options
-    ) -> list[tuple[_Entry, Window]]:
-        pairs = ((self._entries.get(_key(w, options)), w) for w in windows if w.day is not None)
+    def _kept_days(self, windows: Sequence[Window], opts: Options) -> list[tuple[_Entry, Window]]:
+        pairs = ((self._entries.get(_key(w, opts)), w) for w in windows if w.day is not None)
         return [(e, w) for e, w in pairs if e is not None]
 
     def _keep(self, key: Hashable, entry: _Entry, window: Window) -> _Entry:

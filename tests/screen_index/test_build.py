@@ -32,7 +32,8 @@ class Rows:
         return sorted(got, key=lambda r: (r.ts_ms, r.kind, r.row_id))
 
     def stamp(self, a: int, b: int) -> dict[str, list[int]]:
-        return stamp_of(self.read(a, b, None))
+        """As a store's query of counts gives it: rows, largest id, total length."""
+        return {k: v[:3] for k, v in stamp_of(self.read(a, b, None)).items()}
 
 
 def _contents(index: IndexFile) -> list[tuple[object, ...]]:
@@ -93,8 +94,8 @@ def test_incremental_equals_from_scratch(
                     next_id += 1
                 elif rows.rows:
                     i = pick % len(rows.rows)
-                    if what == "edit":
-                        rows.rows[i] = rows.rows[i]._replace(text=text + " edited")
+                    if what == "edit":  # (a store's stamp of counts sees a new length)
+                        rows.rows[i] = rows.rows[i]._replace(text=rows.rows[i].text + " " + text)
                     else:
                         del rows.rows[i]
                 bring_up_to_date(index, rows.read, stamp, lambda s: s, units)
@@ -153,3 +154,15 @@ def test_a_query_never_raises_on_plain_words() -> None:
             assert "\n" not in str(exc)
         else:
             raise AssertionError(f"{empty!r} has no words")
+
+
+def test_an_edit_that_keeps_the_length_is_seen_from_the_rows(tmp_path: Path) -> None:
+    rows = Rows()
+    rows.rows = [ScreenText(1, T0, OCR, "alpha", 1, "Code")]
+    index = IndexFile(tmp_path / "i.sqlite", tmp_path / "store")
+    unstamped = lambda a, b: None  # noqa: E731
+    bring_up_to_date(index, rows.read, unstamped, lambda s: s, [T0])
+    rows.rows[0] = rows.rows[0]._replace(text="gamma")
+    assert bring_up_to_date(index, rows.read, unstamped, lambda s: s, [T0])["built"] == 1
+    assert [c[7] for c in _contents(index)] == ["gamma"]
+    index.close()

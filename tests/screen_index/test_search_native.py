@@ -169,6 +169,8 @@ def test_search_screen_over_mcp(store: Path, tmp_path: Path) -> None:
             "none": await c.call_tool("search_screen", {"query": "zebra", "day": DAY}),
             "empty": await c.call_tool("search_screen", {"query": "  ", "day": DAY}),
             "nul": await c.call_tool("search_screen", {"query": "api\x00key", "day": DAY}),
+            "frame": await c.call_tool("get_frame", {"query": PHRASE, "day": DAY}),
+            "titled": await c.call_tool("get_frame", {"query": "gedit", "day": DAY}),
             "secret": await c.call_tool("search_screen", {"query": "api key", "day": DAY}),
         }
 
@@ -180,6 +182,14 @@ def test_search_screen_over_mcp(store: Path, tmp_path: Path) -> None:
     assert r["none"].structured_content["results"] == []
     assert r["empty"].is_error and "no words" in r["empty"].content[0].text
     assert not r["nul"].is_error
+    # get_frame by words found nowhere in titles: the frame whose screen showed them,
+    # with its matching snippets
+    got = r["frame"].structured_content
+    assert got["frame"]["id"] == best["frame_id"] and got["frame"]["app"] == "XTerm"
+    assert [x["rows"] for x in got["screen_text"]] == ["8-9"]
+    # found by its title: no screen text matches the words there
+    assert r["titled"].structured_content["frame"]["app"] == "Gedit"
+    assert r["titled"].structured_content["screen_text"] == []
     assert KEY not in json.dumps(r["secret"].structured_content)
 
     async def tools(c: Client) -> set[str]:

@@ -69,9 +69,9 @@ def search(
     """
     one_shot()
     from ..periods import Span, day_windows, days_span
+    from ..screen_index.config import cache_root_for_search
     from ..screen_index.query import Query
     from ..screen_index.search import ScreenSearch
-    from .screen_config import cache_root_for_search
 
     zone = tz or machine_zone()
     if date and (since or until):

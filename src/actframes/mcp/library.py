@@ -79,11 +79,11 @@ class Service:
         self.store.close()
 
     def screen_text(self) -> Any:
-        """The screen-text search (``mcp/screen_tools.py``), made on first use."""
+        """The screen-text search (``mcp/screen_search.py``), made on first use."""
         if self._screen is None:
-            from .screen_tools import ScreenText
+            from .screen_search import ScreenText
 
-            self._screen = ScreenText(self)
+            self._screen = ScreenText(self.store, self.db, self.tz)
         return self._screen
 
     def today(self) -> str:

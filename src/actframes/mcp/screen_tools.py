@@ -1,55 +1,23 @@
 """The MCP tool for screen text (#37): where were these words on the screen, answered as
-frames with the moment, a snippet and the capture rows. The index is kept by one thread
-of its own (SQLite objects stay in the thread that made them)."""
+frames with the moment, a snippet and the capture rows (``screen_search.py`` keeps the
+index)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
-from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from ..errors import ActframesError
-from ..periods import Span, day_windows
+from ..periods import Span
 from .library import MAX_SEARCH_DAYS, Service, one_line
 from .limits import Day, Limit
 from .tools import result
 
 DEFAULT_DAYS = 7
-
-
-class ScreenText:
-    """A service's screen-text search, made on first use, used from one thread."""
-
-    def __init__(self, svc: Service) -> None:
-        self.svc = svc
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="actframes-screen")
-        self.finder: Any = None
-
-    def run(self, query: Any, span: Span, app: str | None, limit: int) -> list[dict[str, Any]]:
-        from ..screen_index.search import ScreenSearch
-
-        svc = self.svc
-        if self.finder is None:
-            from ..cli.screen_config import cache_root_for_search
-
-            self.finder = ScreenSearch(svc.store, cache_root_for_search(svc.db))
-        found: list[dict[str, Any]] = self.finder.search(
-            query, day_windows(span, svc.tz), svc.tz, app, limit
-        )
-        return found
-
-    def close(self) -> None:
-        def shut() -> None:
-            if self.finder is not None:
-                self.finder.close()
-
-        self.thread.submit(shut).result()
-        self.thread.shutdown()
 
 
 async def search_screen(

@@ -35,6 +35,7 @@ from .limits import (
     MinMinutes,
     RoutineDays,
 )
+from .screen_search import screen_matches
 
 # Said, and given as null counts, for a source that records no input (its document's blind
 # spot): an agent reading "0 keys" would conclude that nothing was typed.
@@ -188,9 +189,10 @@ def get_frame(
     """One frame by id, or found by words, with its evidence rows and its steps.
 
     Frame ids look like "F1234". Instead of an id, `query` finds the frame by words
-    (app, site, titles, page entities; "file the expense report"): the matching frames
-    best first (most query words matched, then in a title or entity, then most active)
-    and the best one in full. Looks in `day` if given, else in the last `days` days.
+    (app, site, titles, page entities; "file the expense report"; else the words on
+    screen): the matching frames best first (most query words matched, then in a title
+    or entity, then most active) and the best one in full, with the snippets of its
+    screen text that match (`screen_text`). Looks in `day` if given, else in the last `days` days.
     With `include_steps`, the ordered actions inside it (click with its target, type
     with a key count, copy, paste, navigate, focus), each with method and confidence;
     typed text is never included.
@@ -204,6 +206,7 @@ def get_frame(
     candidates = [day] if day is not None else svc.days_back(days)
     matches: list[dict[str, Any]] = []
     searched: dict[str, Document] = {}  # the days with a match: the ranked documents
+    on_screen: list[dict[str, Any]] = []
     if query is not None:
         from ..compile.find import find_frames, query_words
 
@@ -218,6 +221,9 @@ def get_frame(
         # order of days_back (newest first) and of each day's ranking among equals.
         matches.sort(key=lambda h: (-h["matched_words"], -h["active_s"]))
         del matches[10:]
+        on_screen = screen_matches(svc.screen_text(), query, candidates)  # the words in screen text
+        if not matches and on_screen and on_screen[0]["frame_id"] is not None:
+            matches = [{"id": on_screen[0]["frame_id"], "day": on_screen[0]["day"]}]
         if not matches:
             where = f"day {day}" if day is not None else f"the last {days} days"
             raise ToolError(f"no frame in {where} matches {query!r}")
@@ -236,7 +242,8 @@ def get_frame(
             if include_steps:
                 found["steps"] = svc.steps(frame_id, d)
             if query is not None:
-                found = {"query": query, "matches": matches, **found}
+                shown = [r for r in on_screen if (r["frame_id"], r["day"]) == (frame_id, d)]
+                found = {"query": query, "matches": matches, **found, "screen_text": shown}
             return result(json.dumps(found, ensure_ascii=False, indent=1), {"day": d, **found})
     where = f"day {day}" if day is not None else f"the last {days} days"
     raise ToolError(f"no frame {frame_id} in {where}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -29,7 +30,7 @@ from .index_file import IndexFile
 UNIT_MS = 86_400_000  # a UTC day: the index does not depend on a zone
 MAX_TEXT_CHARS = 20_000  # of one capture's text; the rest is not indexed
 
-Stamp = dict[str, list[int]]  # kind -> [rows, largest row id, total text length]
+Stamp = dict[str, list[int]]  # kind -> [rows, largest row id, total length, (CRC sum)]
 
 
 def units(start_ms: int, end_ms: int) -> list[int]:
@@ -39,21 +40,33 @@ def units(start_ms: int, end_ms: int) -> list[int]:
 
 
 def stamp_of(rows: Iterable[ScreenText]) -> Stamp:
+    """Per kind [rows, largest row id, total text length, a sum of the rows' CRC-32s]: the
+    first three are what a store's own stamp gives; the last, from rows read, tells an edit
+    that kept a text's length too."""
     out: Stamp = {}
     for r in rows:
-        s = out.setdefault(r.kind, [0, 0, 0])
+        s = out.setdefault(r.kind, [0, 0, 0, 0])
         s[0] += 1
         s[1] = max(s[1], r.row_id)
         s[2] += len(r.text)
+        s[3] = (s[3] + zlib.crc32(f"{r.row_id}\x00{r.text}".encode("utf-8", "replace"))) % _MOD
     return out
+
+
+_MOD = 1 << 61
 
 
 def _grown(old: Stamp, new_rows: Sequence[ScreenText]) -> Stamp:
     out = {k: list(v) for k, v in old.items()}
     for k, v in stamp_of(new_rows).items():
-        s = out.setdefault(k, [0, 0, 0])
-        out[k] = [s[0] + v[0], max(s[1], v[1]), s[2] + v[2]]
+        s = out.setdefault(k, [0, 0, 0, 0])
+        out[k] = [s[0] + v[0], max(s[1], v[1]), s[2] + v[2], (s[3] + v[3]) % _MOD]
     return out
+
+
+def _same(stored: Stamp, store: Stamp) -> bool:
+    """Whether a store's own stamp (three figures a kind) is the one stored."""
+    return {k: v[:3] for k, v in stored.items()} == {k: v[:3] for k, v in store.items()}
 
 
 def _text(s: Stamp) -> str:
@@ -73,7 +86,7 @@ def bring_up_to_date(
         b = a + UNIT_MS
         state = index.unit(a)
         now = stamp(a, b)
-        if state is not None and now is not None and json.loads(state[0]) == now:
+        if state is not None and now is not None and _same(json.loads(state[0]), now):
             done["kept"] += 1
             continue
         if state is not None and now is not None:
@@ -81,7 +94,7 @@ def bring_up_to_date(
             # Grown: only rows above the ids indexed, none before the latest indexed time
             # (a row written into the past would change a run already indexed).
             later = all(r.ts_ms >= index.last_ms(a) for r in new)
-            if later and _grown(json.loads(state[0]), new) == now:
+            if later and _same(_grown(json.loads(state[0]), new), now):
                 with index.transaction() as conn:
                     _write(conn, index, a, new, redact, _grown(json.loads(state[0]), new), True)
                 done["grown"] += 1
