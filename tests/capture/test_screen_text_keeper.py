@@ -15,7 +15,13 @@ from actframes.capture.config import RecorderConfig, parse_config
 from actframes.capture.focus import Seen
 from actframes.capture.policy import View
 from actframes.capture.privacy import PrivacyRules
-from actframes.capture.screen_text import MAX_CHARS, ScreenTextKeeper, clean, make_keeper
+from actframes.capture.screen_text import (
+    MAX_CHARS,
+    ScreenTextKeeper,
+    clean,
+    load_redactor,
+    make_keeper,
+)
 from actframes.capture.window_info import WindowInfo
 from actframes.cli.record import _forwarded
 
@@ -63,6 +69,10 @@ def test_clean_keeps_what_a_title_would_redacts_and_bounds() -> None:
     ]
     assert clean(pieces, RULES, _redact) == "Quarterly zebra forecast\npassword [redacted]"
     assert len(clean(["x" * 5000, "y" * 5000], RULES, _redact)) == MAX_CHARS
+    # The recorder's own redaction: a key on screen is not kept.
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    kept = clean(["token " + key], RULES, load_redactor())
+    assert key not in kept and "[redacted]" in kept
 
 
 def test_text_is_written_once_per_change_of_each_window() -> None:

@@ -1,20 +1,23 @@
 """``record --screen-text`` on a real X server: a GTK window's label is kept and what is
 typed into its entry never is; an excluded app's text never reaches the store; without
 the flag nothing is kept; an xterm (which exposes no accessibility text) is read by OCR
-when Tesseract is installed."""
+when Tesseract is installed. What is kept is found by ``actframes search``."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from actframes.sources.native import NativeSource
 
-from .xsession import SYSTEM_PYTHON, XSession, need, rows, skip_or_fail
+from .xsession import SYSTEM_PYTHON, XSession, actframes_argv, need, rows, skip_or_fail
 
 TEXT_APP = Path(__file__).resolve().parent / "gtk_text_app.py"
 TYPED = "typedpelican"
@@ -29,6 +32,15 @@ def _need_gtk() -> None:
     )
     if probe.returncode != 0:
         skip_or_fail("needs GTK 3 for /usr/bin/python3: apt-get install python3-gi gir1.2-gtk-3.0")
+
+
+def _search(db: Path, words: str) -> list[dict[str, Any]]:
+    """``actframes search WORDS`` on ``db`` (its index in a cache folder of the test's)."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(db.parent / "cache")}
+    argv = actframes_argv("search", words, "--db", str(db), "--tz", "UTC")
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=True)
+    results: list[dict[str, Any]] = json.loads(out.stdout)["results"]
+    return results
 
 
 def _store_bytes(db: Path) -> bytes:
@@ -70,6 +82,9 @@ def test_visible_text_is_kept_and_typed_text_never(
         found = src.screen_text(0, 2**62)
     assert found and {t.app for t in found} <= {"Gtk_text_app.py"}
     assert any("zebra" in t.text for t in found)
+    (hit,) = _search(db, "zebra forecast")
+    assert hit["app"] == "Gtk_text_app.py" and "«zebra»" in hit["snippet"]
+    assert _search(db, TYPED) == []
 
 
 def test_an_excluded_apps_text_is_never_stored(
@@ -121,3 +136,4 @@ def test_an_xterm_is_read_by_ocr(xs: XSession, tmp_path: Path) -> None:
     kept = rows(db, "SELECT kind, text FROM screen_text")
     assert kept and kept[0][0] == "ocr"
     assert "PELICAN" in kept[0][1].upper(), kept
+    assert [hit["app"] for hit in _search(db, "pelican ledger")] == ["OcrTerm"]

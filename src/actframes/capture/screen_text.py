@@ -14,7 +14,6 @@ is read when it ends (the latest one only).
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,9 +52,6 @@ def make_keeper(
     if not cfg.screen_text:
         return None
     redact = load_redactor()
-    if redact is None:
-        log("screen text is not kept: this actframes cannot redact it")
-        return None
     ocr = bool(cfg.screen_text_ocr)
     if ocr and grab is None:
         log("screen text OCR works on X11 only: accessibility text only")
@@ -73,14 +69,11 @@ def make_keeper(
     return ScreenTextKeeper(cfg.privacy, redact, ocr=ocr, grab=grab)
 
 
-def load_redactor() -> Redactor | None:
-    """``redact.redact``, or None when this actframes has none (then nothing is kept)."""
-    try:
-        module = importlib.import_module("..redact", __package__)
-    except ImportError:
-        return None
-    redact = getattr(module, "redact", None)
-    return redact if callable(redact) else None
+def load_redactor() -> Redactor:
+    """``redact.redact`` (loaded when screen text is asked for)."""
+    from ..redact import redact
+
+    return redact
 
 
 def clean(pieces: list[str], rules: PrivacyRules, redact: Redactor) -> str:
