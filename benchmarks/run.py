@@ -916,6 +916,34 @@ def bench_period_warm(ctx: Context) -> dict[str, Any]:
     return warm(db, _scratch("period-warm-"), ctx.runs)
 
 
+def _screen_store() -> Path:
+    """The 30-day screenpipe store with screen text (benchmarks/screen_text.py), cached
+    like ``dataset`` (by the simulator's digest and the builder's ``VERSION``)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import screen_text
+
+    st = screen_text
+    return built(
+        f"screen-{st.DAYS}d-sp-{st.FIRST_DAY}-r{st.ROWS}-s{st.SEED}-v{st.VERSION}", st.build
+    )
+
+
+@benchmark("screen-index-day", "screen-text index of one day from scratch (~3k captures of ~2 kB)")
+def bench_screen_index_day(ctx: Context) -> dict[str, Any]:
+    db = _screen_store()
+    from screen_text import index_day
+
+    return index_day(db, _scratch("screen-"), ctx.runs)
+
+
+@benchmark("screen-search-warm", "search_screen over 30 days on a warm MCP server (stdio)")
+def bench_screen_search_warm(ctx: Context) -> dict[str, Any]:
+    db = _screen_store()
+    from screen_text import search_warm
+
+    return search_warm(db, _scratch("screen-warm-"), ctx.runs)
+
+
 def _recorder_cpu(module: str, busy: str, busy_label: str) -> dict[str, Any]:
     """A recorder's CPU idle and busy (``busy``: the key of its busy share) and its RSS,
     from ``module``'s ``run`` over 30 s."""
