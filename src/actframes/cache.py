@@ -130,14 +130,18 @@ def compile_window_cached(
 
 
 def compile_windows_cached(
-    source: Source, windows: Sequence[Window], options: Options | None, cache: DocCache | None
+    source: Source,
+    windows: Sequence[Window],
+    options: Options | None,
+    cache: DocCache | None,
+    taken: list[str | None] | None = None,
 ) -> list[tuple[Doc, bool]]:
     """``[compile_window_cached(source, w, options, cache) for w in windows]``: the same
     documents and cache entries, with every window's fingerprint taken first, at once,
     where the store can (``fingerprints``: a screenpipe-style store's on two connections
     side by side). The batch is taken under one commit mark, as one window's fingerprint
     is: a window whose fingerprint the batch could not give (a commit landed meanwhile)
-    is served one by one."""
+    is served one by one. ``taken`` receives the fingerprints."""
     batch = getattr(source, "fingerprints", None)
     if cache is None or len(windows) < 2 or not callable(batch):
         return [compile_window_cached(source, w, options, cache) for w in windows]
@@ -148,6 +152,8 @@ def compile_windows_cached(
     found = batch([(w.start_ms, w.end_ms) for w in windows]) if seen is not None else None
     if not isinstance(found, list) or len(found) != len(windows) or _commits_seen(source) != seen:
         found = [None] * len(windows)
+    if taken is not None:  # the fingerprints, for a caller that keeps them (``resident``)
+        taken[:] = found
     return [
         _served(source, w, opts, cache, seen, fp)
         if isinstance(fp, str)

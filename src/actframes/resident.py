@@ -44,8 +44,7 @@ from .tail import Tail, after_full_read, read_spliced
 from .window import Window
 
 _T = TypeVar("_T")
-# Whole days kept (other windows move with the clock: never kept): two months of days,
-# so a month compared with the one before stays in memory.
+# Whole days kept (other windows move with the clock): a month and the one before it.
 MAX_ENTRIES = 64
 MAX_MANY = 8  # renderings of several windows (periods) kept
 
@@ -290,15 +289,17 @@ class ResidentCache:
         rows_hashed = getattr(source, "fingerprint_reads_rows", False)
         if not (rows_hashed and callable(getattr(source, "fingerprints", None))):
             return
-        served = compile_windows_cached(source, days, options, self.disk)
-        for window, (doc, _) in zip(days, served, strict=True):
+        fps: list[str | None] = []
+        served = compile_windows_cached(source, days, options, self.disk, fps)
+        if self.watch.token(source) != token:  # a commit meanwhile: not the docs' rows
+            fps = []
+        for window, (doc, _), fp in zip(days, served, fps or [None] * len(days), strict=True):
             self.stats["compiled"] += 1
-            self._keep(_key(window, options), _Entry(token, None, doc), window)
+            self._keep(_key(window, options), _Entry(token, None, doc), window).rows_fp = fp
 
     def _rows_fps(self, token: Hashable, windows: list[Window]) -> list[str | None] | None:
-        """In the worker thread only: the windows' fingerprints hashed from their rows, at
-        once (screenpipe-style stores); None when the store cannot, or when a commit moved
-        its token meanwhile (they might hold rows newer than ``token``)."""
+        """In the worker thread only: the windows' rows' fingerprints at once (screenpipe-
+        style stores); None when it cannot, or a commit moved its token meanwhile."""
         source = self._open(token)
         batch = getattr(source, "fingerprints", None)
         if not (getattr(source, "fingerprint_reads_rows", False) and callable(batch)):
@@ -310,9 +311,8 @@ class ResidentCache:
 
     def _recheck(self, windows: Sequence[Window], options: Options) -> None:
         """In the worker thread only: kept whole days the store's token moved past, checked
-        at once by their rows' fingerprints (a period's days after a commit to one of them:
-        one batched look, not a read of every day). A day whose rows give the fingerprint
-        its document was made from is served as it is; the others go through ``_entry``."""
+        at once by their rows' fingerprints (one batched look, not a read of every day): a
+        day whose rows give its document's fingerprint is served; others go to ``_entry``."""
         token = self.watch.token(self._source)
         if token is None:
             return
@@ -329,8 +329,8 @@ class ResidentCache:
                 entry.rows_fp = None
 
     def _note_rows(self, windows: Sequence[Window], options: Options) -> None:
-        """In the worker thread only: the rows' fingerprints of whole days just served (for
-        ``_recheck``), taken at the token they were served at: their documents' rows."""
+        """In the worker thread only: the rows' fingerprints of whole days just served, at
+        the token they were served at (their documents' rows), for ``_recheck``."""
         token = self.watch.token(self._source)
         if token is None:
             return
