@@ -132,10 +132,13 @@ def _write(
     after = dict.fromkeys(stamp, 0)
     for k, v in stamp.items():
         after[k] = v[1]
+    redacted: dict[str, str] = {}  # each distinct text redacted once (screens repeat)
     for r in sorted(rows, key=lambda r: (r.ts_ms, r.kind, r.row_id)):
         if r.role and holds_content(r.role):
             continue  # a form value: never indexed
-        text = redact(r.text[:MAX_TEXT_CHARS]).strip()
+        text = redacted.get(r.text)
+        if text is None:
+            text = redacted[r.text] = redact(r.text[:MAX_TEXT_CHARS]).strip()
         if not text:
             continue
         run = runs.get(r.kind)

@@ -50,6 +50,7 @@ class ScreenSearch:
         )
         self.watch = StoreWatch(Path(store.path))
         self._checked: dict[int, object] = {}  # unit -> the store's token when checked
+        self._places: dict[tuple[str, str], _Frames] = {}  # (zone, day) -> its frames
 
     def close(self) -> None:
         self.index.close()
@@ -92,7 +93,29 @@ class ScreenSearch:
         end = max(w.end_ms for w in windows)
         self.update(start, end)
         hits = self._hits(query, start, end, app)
-        return _grouped(hits, self.store, tz, limit)
+        results = _grouped(hits, self._places_of(hits, tz), tz, limit)
+        for r in results:  # snippets of the shown results only (FTS5 makes them per row)
+            tid = r.pop("_text")
+            got = self.index.conn.execute(
+                "SELECT snippet(fts, 0, ?, ?, '…', 24) FROM fts WHERE fts MATCH ? AND rowid = ?",
+                (*MARK, query.all, tid),
+            ).fetchone()
+            r["snippet"] = _clip(got[0]) if got else ""
+        return results
+
+    def _places_of(self, hits: list[dict[str, Any]], tz: str) -> dict[str, _Frames]:
+        """Each hit day's frames, found by row or time; kept while the day's document is
+        the one they were made of (a resident store serves the same object)."""
+        local = LocalDays(tz)
+        days = sorted({local.day(h["first_ms"]) for h in hits})
+        docs = self.store.compile_many([day_window(d, tz) for d in days])
+        out: dict[str, _Frames] = {}
+        for d, doc in zip(days, docs, strict=True):
+            kept = self._places.get((tz, d))
+            if kept is None or kept.doc is not doc:
+                kept = self._places[(tz, d)] = _Frames(doc)
+            out[d] = kept
+        return out
 
     def _hits(self, q: Query, start: int, end: int, app: str | None) -> list[dict[str, Any]]:
         where = " AND t.first_ms < ? AND t.last_ms >= ?"
@@ -102,14 +125,13 @@ class ScreenSearch:
             args.append(app.lower())
         sql = (
             "SELECT t.id, t.kind, t.app, t.focused, t.first_ms, t.last_ms, t.capture_ids,"
-            " t.row_ids, bm25(fts), snippet(fts, 0, ?, ?, '…', 24)"
-            " FROM fts JOIN texts t ON t.id = fts.rowid WHERE fts MATCH ?"
+            " t.row_ids, bm25(fts) FROM fts JOIN texts t ON t.id = fts.rowid WHERE fts MATCH ?"
             + where
             + " ORDER BY bm25(fts) LIMIT ?"
         )
         conn = self.index.conn
         try:
-            rows = conn.execute(sql, [*MARK, q.all, *args, CANDIDATES]).fetchall()
+            rows = conn.execute(sql, [q.all, *args, CANDIDATES]).fetchall()
             tiers: list[set[int]] = []
             for expr in (q.phrase, q.near):
                 if expr is None:
@@ -125,19 +147,19 @@ class ScreenSearch:
             raise QueryError(f"query: {str(exc).splitlines()[0]}") from None
         phrase, near = tiers
         out = []
-        for tid, kind, t_app, focused, first, last, caps, row_ids, score, snip in rows:
+        for tid, kind, t_app, focused, first, last, caps, row_ids, score in rows:
             tier = 0 if tid in phrase else 1 if tid in near else 2
             out.append(
                 {
                     "rank": (tier, score, -first, tid),
+                    "id": tid,
                     "kind": kind,
                     "app": t_app,
                     "focused": bool(focused),
                     "first_ms": first,
                     "last_ms": last,
-                    "captures": expand(caps),
-                    "rows": expand(row_ids),
-                    "snippet": _clip(snip),
+                    "captures": caps,  # (ranges: expanded only when they are needed)
+                    "rows": row_ids,
                 }
             )
         out.sort(key=lambda h: h["rank"])
@@ -155,18 +177,22 @@ def _clip(snippet: str) -> str:
     return ("…" if begin else "") + cut + "…"
 
 
-def _grouped(hits: list[dict[str, Any]], store: Store, tz: str, limit: int) -> list[dict[str, Any]]:
-    """The hits by the frame that holds them, best first, at most ``limit`` frames."""
+def _grouped(
+    hits: list[dict[str, Any]], places: dict[str, _Frames], tz: str, limit: int
+) -> list[dict[str, Any]]:
+    """The hits by the frame that holds them, best first, at most ``limit`` frames; each
+    frame's rows are the captures of all its hits."""
     local = LocalDays(tz)
-    days = sorted({local.day(h["first_ms"]) for h in hits})
-    docs = dict(zip(days, store.compile_many([day_window(d, tz) for d in days]), strict=True))
-    places = {d: _Frames(doc) for d, doc in docs.items()}
     iso = Clock(tz).iso
     results: dict[tuple[str, str], dict[str, Any]] = {}
     order: list[tuple[str, str]] = []
+    shown_days: set[str] = set()
     for h in hits:
         day = local.day(h["first_ms"])
-        frame = places[day].find(h["captures"], h["first_ms"])
+        if len(order) >= limit and day not in shown_days:
+            continue  # (no frame of this day is shown: nothing to add to)
+        captures = expand(h["captures"])
+        frame = places[day].find(captures, h["first_ms"])
         key = (day, frame["id"]) if frame is not None else (day, f"~{h['first_ms']}:{h['app']}")
         got = results.get(key)
         if got is None:
@@ -174,8 +200,10 @@ def _grouped(hits: list[dict[str, Any]], store: Store, tz: str, limit: int) -> l
                 continue
             got = results[key] = _result(day, frame, h, iso)
             got["_captures"] = set()
+            got["_text"] = h["id"]
             order.append(key)
-        got["_captures"].update(h["captures"] or h["rows"])
+            shown_days.add(day)
+        got["_captures"].update(captures or expand(h["rows"]))
     out = []
     for key in order:
         r = results[key]
@@ -194,7 +222,7 @@ def _result(day: str, frame: Frame | None, h: dict[str, Any], iso: Any) -> dict[
             "start": iso(h["first_ms"]),
             "end": iso(h["last_ms"]),
             "at": iso(h["first_ms"]),
-            "snippet": h["snippet"],
+            "snippet": "",
             "rows": "",
         }
     return {
@@ -205,7 +233,7 @@ def _result(day: str, frame: Frame | None, h: dict[str, Any], iso: Any) -> dict[
         "start": frame["start"],
         "end": frame["end"],
         "at": iso(h["first_ms"]),
-        "snippet": h["snippet"],
+        "snippet": "",
         "rows": "",
     }
 
@@ -214,6 +242,7 @@ class _Frames:
     """A day document's frames, found by a capture row of their evidence or by time."""
 
     def __init__(self, doc: Document) -> None:
+        self.doc = doc
         self.frames = doc["frames"]
         self.by_row: dict[int, Frame] = {}
         for f in self.frames:
