@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from actframes.screen_index.query import Query
+from actframes.window import day_window
+
 from ..builders import cli_env, run_cli, sha256
 from ..sources.screenpipe_screen_text import (
     DASHBOARD,
@@ -91,4 +94,36 @@ def test_an_appended_capture_is_found_at_the_next_search(tmp_path: Path) -> None
     s.snapshot(T0 + 30_000, "iTerm2", "pytest", ocr=TERMINAL_OCR)
     found = _search(path, cache, "customer_id")["results"]
     assert isinstance(found, list) and found[0]["at"].startswith("2026-03-17T10:00:30")
+    s.close()
+
+
+@pytest.mark.parametrize("version", [NEWEST, SUMMER])
+def test_the_store_s_own_stamp_keeps_unchanged_days_and_grows_today(
+    tmp_path: Path, version: str
+) -> None:
+    from actframes.api import open_store
+    from actframes.screen_index.search import ScreenSearch
+
+    day_ms = 86_400_000
+    s = text_store(tmp_path / "db.sqlite", version)
+    deferred = version == SUMMER
+    s.snapshot(T0 - day_ms, "iTerm2", "pytest", ocr="$ make yesterday\nok", deferred=deferred)
+    s.snapshot(T0, "iTerm2", "pytest", ocr="$ make build\nok", deferred=deferred)
+    if deferred:
+        s.flush()
+    span = (T0 - T0 % day_ms - day_ms, T0 - T0 % day_ms + day_ms)  # yesterday and today
+    with open_store(tmp_path / "db.sqlite") as store:
+        finder = ScreenSearch(store, tmp_path / "cache")
+        try:
+            assert finder.update(*span) == {"kept": 0, "grown": 0, "built": 2}
+            finder._checked.clear()  # (as after a commit elsewhere: each day looked at)
+            assert finder.update(*span) == {"kept": 2, "grown": 0, "built": 0}
+            s.snapshot(T0 + 30_000, "iTerm2", "pytest", ocr=TERMINAL_OCR, deferred=deferred)
+            if deferred:
+                s.flush()
+            assert finder.update(*span) == {"kept": 1, "grown": 1, "built": 0}
+            found = finder.search(Query("customer_id"), [day_window(DAY, "UTC")], "UTC")
+            assert found and found[0]["at"].startswith("2026-03-17T10:00:30")
+        finally:
+            finder.close()
     s.close()

@@ -64,11 +64,6 @@ def _grown(old: Stamp, new_rows: Sequence[ScreenText]) -> Stamp:
     return out
 
 
-def _same(stored: Stamp, store: Stamp) -> bool:
-    """Whether a store's own stamp (three figures a kind) is the one stored."""
-    return {k: v[:3] for k, v in stored.items()} == {k: v[:3] for k, v in store.items()}
-
-
 def _text(s: Stamp) -> str:
     return json.dumps(s, sort_keys=True, separators=(",", ":"))
 
@@ -76,37 +71,43 @@ def _text(s: Stamp) -> str:
 def bring_up_to_date(
     index: IndexFile,
     read: Callable[[int, int, dict[str, int] | None], list[ScreenText]],
-    stamp: Callable[[int, int], Stamp | None],
+    stamp: Callable[[int, int], object],
     redact: Callable[[str], str],
     unit_starts: Sequence[int],
 ) -> dict[str, int]:
-    """Each unit of ``unit_starts`` as the store holds it now; counts of what was done."""
+    """Each unit of ``unit_starts`` as the store holds it now; counts of what was done.
+    ``stamp(a, b)``: the store's own cheap stamp of a unit's text rows (anything JSON can
+    hold, compared only with itself), or None; ``read``: the unit's text rows."""
     done = {"kept": 0, "grown": 0, "built": 0}
     for a in unit_starts:
         b = a + UNIT_MS
         state = index.unit(a)
-        now = stamp(a, b)
-        if state is not None and now is not None and _same(json.loads(state[0]), now):
+        own = stamp(a, b)
+        own_text = None if own is None else json.dumps(own, sort_keys=True)
+        if state is not None and own_text is not None and state[2] == own_text:
             done["kept"] += 1
             continue
-        if state is not None and now is not None:
-            new = read(a, b, state[1])
-            # Grown: only rows above the ids indexed, none before the latest indexed time
-            # (a row written into the past would change a run already indexed).
+        rows = read(a, b, None)  # (reading a day is cheap; redacting it is what costs)
+        got = stamp_of(rows)
+        if state is not None and json.loads(state[0]) == got:
+            index.note_own_stamp(a, own_text)
+            done["kept"] += 1
+            continue
+        if state is not None:
+            # Grown: rows above the ids indexed, none before the latest indexed time (a
+            # row written into the past would change a run already indexed), and the rest
+            # as indexed (the stamps add up).
+            after = state[1]
+            new = [r for r in rows if r.row_id > after.get(r.kind, 0)]
             later = all(r.ts_ms >= index.last_ms(a) for r in new)
-            if later and _same(_grown(json.loads(state[0]), new), now):
+            if new and later and _grown(json.loads(state[0]), new) == got:
                 with index.transaction() as conn:
-                    _write(conn, index, a, new, redact, _grown(json.loads(state[0]), new), True)
+                    _write(conn, index, a, new, redact, got, own_text, True)
                 done["grown"] += 1
                 continue
-        rows = read(a, b, None)
-        got = stamp_of(rows)
-        if state is not None and now is None and json.loads(state[0]) == got:
-            done["kept"] += 1
-            continue
         with index.transaction() as conn:
             index.drop_unit(conn, a)
-            _write(conn, index, a, rows, redact, got, False)
+            _write(conn, index, a, rows, redact, got, own_text, False)
         done["built"] += 1
     return done
 
@@ -118,6 +119,7 @@ def _write(
     rows: Sequence[ScreenText],
     redact: Callable[[str], str],
     stamp: Stamp,
+    own: str | None,
     grow: bool,
 ) -> None:
     """Index ``rows`` (a unit's, or its new ones after the last indexed): runs of the same
@@ -163,8 +165,8 @@ def _write(
     for kind, run in runs.items():
         _flush(conn, unit, kind, run)
     conn.execute(
-        "INSERT OR REPLACE INTO units VALUES (?, ?, ?)",
-        (unit, _text(stamp), json.dumps(after, sort_keys=True)),
+        "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?)",
+        (unit, _text(stamp), json.dumps(after, sort_keys=True), own),
     )
 
 

@@ -3,9 +3,9 @@
 Tables:
 
 - ``meta(key, value)``: the layout's version and the store it indexes;
-- ``units(start_ms, stamp, after)``: one row per indexed UTC day of the store, with the
-  stamp of its text rows when indexed (``build.py`` compares it) and, per kind, the
-  largest row id indexed (JSON), from which an append is read on;
+- ``units(start_ms, stamp, after, own)``: one row per indexed UTC day of the store, with
+  the stamp of its text rows when indexed (``build.py`` compares it), per kind the largest
+  row id indexed (JSON), and the store's own stamp of the unit then (when it gives one);
 - ``texts(id, start_ms, kind, app, focused, first_ms, last_ms, capture_ids, row_ids)``:
   one row per run of identical consecutive texts of one kind and app (indexed once),
   with every capture and text row it stands for;
@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-LAYOUT = "1"
+LAYOUT = "2"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS units (
-    start_ms INTEGER PRIMARY KEY, stamp TEXT NOT NULL, after TEXT NOT NULL
+    start_ms INTEGER PRIMARY KEY, stamp TEXT NOT NULL, after TEXT NOT NULL, own TEXT
 );
 CREATE TABLE IF NOT EXISTS texts (
     id INTEGER PRIMARY KEY,
@@ -71,7 +71,8 @@ class IndexFile:
         if got.get("layout") not in (None, LAYOUT):  # an older layout: built again
             with self.transaction() as conn:
                 for table in ("units", "texts", "fts"):
-                    conn.execute(f"DELETE FROM {table}")
+                    conn.execute(f"DROP TABLE IF EXISTS {table}")
+            self.conn.executescript(SCHEMA)
         with self.transaction():
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('layout', ?)", (LAYOUT,))
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('store', ?)", (str(store),))
@@ -89,12 +90,17 @@ class IndexFile:
             raise
         self.conn.execute("COMMIT")
 
-    def unit(self, start_ms: int) -> tuple[str, dict[str, int]] | None:
-        """(stamp, largest row id per kind) of an indexed unit, or None."""
+    def unit(self, start_ms: int) -> tuple[str, dict[str, int], str | None] | None:
+        """(stamp of its rows, largest row id per kind, the store's own stamp) of an
+        indexed unit, or None."""
         row = self.conn.execute(
-            "SELECT stamp, after FROM units WHERE start_ms = ?", (start_ms,)
+            "SELECT stamp, after, own FROM units WHERE start_ms = ?", (start_ms,)
         ).fetchone()
-        return None if row is None else (row[0], json.loads(row[1]))
+        return None if row is None else (row[0], json.loads(row[1]), row[2])
+
+    def note_own_stamp(self, start_ms: int, own: str | None) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE units SET own = ? WHERE start_ms = ?", (own, start_ms))
 
     def last_ms(self, start_ms: int) -> int:
         """The latest time of a text indexed in the unit (0: none)."""

@@ -23,7 +23,7 @@ from ..compile.ranges import compact, expand
 from ..errors import SourceError
 from ..timeparse import parse_iso_ms
 from ..window import LocalDays, Window, day_window
-from .build import Stamp, bring_up_to_date, units
+from .build import bring_up_to_date, units
 from .index_file import IndexFile, index_path
 from .query import Query, QueryError
 
@@ -72,11 +72,10 @@ class ScreenSearch:
             )
         stamp = getattr(self.source, "screen_text_stamp", None)
 
-        def stamp_of(a: int, b: int) -> Stamp | None:
-            got = stamp(a, b) if callable(stamp) else None
-            return got if isinstance(got, dict) else None
+        def own_stamp(a: int, b: int) -> object:
+            return stamp(a, b) if callable(stamp) else None
 
-        done = bring_up_to_date(self.index, read, stamp_of, redact, todo)
+        done = bring_up_to_date(self.index, read, own_stamp, redact, todo)
         for u in todo:
             self._checked[u] = token
         return done

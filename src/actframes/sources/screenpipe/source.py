@@ -239,6 +239,16 @@ class ScreenpipeSource(Source):
         finally:
             conn.close()
 
+    def screen_text_stamp(self, start_ms: int, end_ms: int) -> list[object] | None:
+        """A cheap stamp of the window's screen text (``screen_stamp.py``): equal, the
+        text rows are as they were. None: the store cannot say (hybrid-parquet)."""
+        from .screen_stamp import screen_text_stamp
+
+        try:
+            return screen_text_stamp(self._conn, self._schema, start_ms, end_ms)
+        except sqlite3.DatabaseError:
+            return None
+
     def screen_text_sources(self) -> dict[str, str]:
         """The table whose row ids each kind of screen text carries in this store (e.g.
         ``{"ocr": "ocr_text", "accessibility": "frames", "element": "elements"}``): when
