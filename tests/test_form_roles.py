@@ -12,6 +12,7 @@ from actframes.capture.atspi_tree import BLANK_NAME_ROLES
 from actframes.form_roles import (
     ATSPI_CONTENT_ROLES,
     holds_content,
+    is_password,
     shown_element_name,
     shown_name,
 )
@@ -106,3 +107,21 @@ def test_element_name_shown_by_role_and_opt_in(
     assert shown_element_name(role, text, include_text) == name
     if role.casefold() != "entry":  # the one role whose name is told apart from its text
         assert shown_element_name(role, text, include_text) == shown_name(role, text, include_text)
+
+
+@pytest.mark.parametrize(
+    ("role", "password"),
+    [
+        ("password text", True),
+        ("AXSecureTextField", True),
+        ("PasswordText", True),
+        ("text", False),
+        ("entry", False),
+        ("terminal", False),
+        ("AXTextField", False),
+    ],
+)
+def test_password_roles_are_told_apart(role: str, password: bool) -> None:
+    """``record --screen-text-typed`` reads editable fields but never these."""
+    assert is_password(role) is password
+    assert holds_content(role)

@@ -42,7 +42,14 @@ def holds_content(role: str) -> bool:
     above in any case, or any role that says it is a password or secure field (screenpipe
     treats those as password fields too)."""
     folded = role.casefold()
-    return folded in _FOLDED or "password" in folded or "secure" in folded
+    return folded in _FOLDED or is_password(role)
+
+
+def is_password(role: str) -> bool:
+    """Whether a role says it is a password or secure field (``password text``,
+    AXSecureTextField, PasswordText): its contents are never read, whatever the opt-in."""
+    folded = role.casefold()
+    return "password" in folded or "secure" in folded
 
 
 def shown_name(role: str, name: str, include_text: bool) -> str:

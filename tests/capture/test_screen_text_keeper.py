@@ -42,9 +42,11 @@ class FakeA11y:
     def __init__(self, *answers: VisibleText | None) -> None:
         self.answers = list(answers)
         self.asked: list[tuple[int | None, str]] = []
+        self.typed: list[bool] = []
 
     def visible_text_async(self, pid: int | None, title: str, **kw: Any) -> Any:
         self.asked.append((pid, title))
+        self.typed.append(kw.get("typed", False))
         return _done(self.answers.pop(0))
 
 
@@ -138,3 +140,23 @@ def test_config_key_and_forwarded_options() -> None:
     cfg = RecorderConfig(screen_text=True, screen_text_ocr=True)
     assert make_keeper(cfg, None, None, logged.append) is None
     assert any("X11 only" in line for line in logged)
+
+
+def test_typed_text_is_asked_for_only_when_opted_in() -> None:
+    """``--screen-text-typed`` (``screen_text_typed``): off by default, forwarded by
+    ``start``, and passed to the accessibility read."""
+    assert RecorderConfig().screen_text_typed is False
+    assert parse_config({"screen_text_typed": True}).screen_text_typed
+    with pytest.raises(ValueError, match="screen_text_typed must be true or false"):
+        parse_config({"screen_text_typed": 1})
+    assert _forwarded({"screen_text": True, "screen_text_typed": True}) == [
+        "--screen-text",
+        "--screen-text-typed",
+    ]
+    for typed in (False, True):
+        cfg = RecorderConfig(screen_text=True).with_overrides(screen_text_typed=typed)
+        a11y = FakeA11y(VisibleText(True, ["notes", "typed words"]))
+        keeper = make_keeper(cfg, a11y, None, lambda _: None)
+        assert keeper is not None
+        assert _run(keeper, a11y, _seen(), 1) == (1000, 1, "accessibility", "notes\ntyped words")
+        assert a11y.typed == [typed]

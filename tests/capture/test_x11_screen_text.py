@@ -1,5 +1,7 @@
 """``record --screen-text`` on a real X server: a GTK window's label is kept and what is
-typed into its entry never is; an excluded app's text never reaches the store; without
+typed into its entry never is (with ``--screen-text-typed`` it is, in the entry and a
+text view, but a password entry's never is); an excluded app's text never reaches the
+store; without
 the flag nothing is kept; an xterm (which exposes no accessibility text) is read by OCR
 when Tesseract is installed. What is kept is found by ``actframes search``."""
 
@@ -21,6 +23,8 @@ from .xsession import SYSTEM_PYTHON, XSession, actframes_argv, need, rows, skip_
 
 TEXT_APP = Path(__file__).resolve().parent / "gtk_text_app.py"
 TYPED = "typedpelican"
+VIEW_TYPED = "typedheron"
+SECRET = "typedsecretowl"  # into the password entry
 
 
 def _need_gtk() -> None:
@@ -48,9 +52,17 @@ def _store_bytes(db: Path) -> bytes:
     return db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
 
 
-def _session(xs: XSession, env: dict[str, str], db: Path, *args: str, label: str = "") -> bytes:
-    """The GTK window focused, recorded with ``args``, text typed into its entry; the store's
-    bytes read live (before the stop folds the WAL in) and the recorder stopped."""
+def _session(
+    xs: XSession,
+    env: dict[str, str],
+    db: Path,
+    *args: str,
+    label: str = "",
+    fields: bool = False,
+) -> bytes:
+    """The GTK window focused, recorded with ``args``, text typed into its entry (with
+    ``fields``, then into its password entry and text view); the store's bytes read live
+    (before the stop folds the WAL in) and the recorder stopped."""
     _need_gtk()
     argv = [SYSTEM_PYTHON, str(TEXT_APP), "Screen Text Probe", *([label] if label else [])]
     xs.spawn(argv, log="gtk.log", env=env)
@@ -60,6 +72,10 @@ def _session(xs: XSession, env: dict[str, str], db: Path, *args: str, label: str
     rec.wait_ready()
     time.sleep(2.0)
     xs.xdotool("type", "--delay", "30", TYPED)
+    if fields:
+        for text in (SECRET, VIEW_TYPED):
+            xs.xdotool("key", "Tab")
+            xs.xdotool("type", "--delay", "30", text)
     time.sleep(3.0)
     live = _store_bytes(db)
     assert rec.stop() == 0
@@ -85,6 +101,23 @@ def test_visible_text_is_kept_and_typed_text_never(
     (hit,) = _search(db, "zebra forecast")
     assert hit["app"] == "Gtk_text_app.py" and "«zebra»" in hit["snippet"]
     assert _search(db, TYPED) == []
+
+
+def test_typed_text_is_kept_when_asked_for_but_never_a_password(
+    xs: XSession, a11y_env: dict[str, str], tmp_path: Path
+) -> None:
+    db = tmp_path / "capture.db"
+    blob = _session(xs, a11y_env, db, "--screen-text", "--screen-text-typed", fields=True)
+    assert SECRET.encode() not in blob
+    texts = [text for (text,) in rows(db, "SELECT text FROM screen_text")]
+    assert any(TYPED in t and VIEW_TYPED in t for t in texts), texts
+    assert any("Quarterly zebra forecast" in t for t in texts)
+    # GTK shows a password entry's text as a row of bullets: not even its length is kept.
+    masked = [ln for t in texts for ln in t.splitlines() if len(set(ln)) == 1 and len(ln) > 3]
+    assert masked == [], masked
+    for word in (TYPED, VIEW_TYPED):
+        assert [hit["app"] for hit in _search(db, word)] == ["Gtk_text_app.py"]
+    assert _search(db, SECRET) == []
 
 
 def test_an_excluded_apps_text_is_never_stored(

@@ -150,8 +150,10 @@ class Accessibility(AtspiText):
         max_chars: int = 8_000,
         max_nodes: int = 1500,
         timeout: float = 1.5,
+        typed: bool = False,
     ) -> concurrent.futures.Future[VisibleText | None] | None:
-        """The showing text of ``pid``'s frame for ``title`` (``atspi_text``), without
+        """The showing text of ``pid``'s frame for ``title`` (``atspi_text``; with
+        ``typed``, editable elements' contents too, never a password field's), without
         waiting; None when there is nothing to ask."""
         if not pid or self._bus is None:
             return None
@@ -159,7 +161,7 @@ class Accessibility(AtspiText):
         async def bounded() -> VisibleText | None:
             try:
                 return await asyncio.wait_for(
-                    self._visible_text(pid, title, bounds, max_chars, max_nodes, timeout),
+                    self._visible_text(pid, title, bounds, max_chars, max_nodes, timeout, typed),
                     timeout + 0.5,
                 )
             except Exception:

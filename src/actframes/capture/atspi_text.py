@@ -2,9 +2,12 @@
 its showing elements and the text of its text-bearing ones (labels, paragraphs, headings,
 cells …), breadth-first, within a node, character and time budget.
 
-What the user typed is never read: an element whose role may hold typed content
-(``form_roles.holds_content``: entries, text fields, password fields, terminals) or that
-is editable is skipped with everything below it, name and text alike. Hidden subtrees
+What the user typed is not read unless asked for (``typed``, ``--screen-text-typed``): an
+element whose role may hold typed content (``form_roles.holds_content``: entries, text
+fields, password fields, terminals) or that is editable is skipped with everything below
+it, name and text alike. With ``typed``, such elements are read like labels — except a
+password field (``form_roles.is_password``), which is skipped with everything below it
+whatever the opt-in. Hidden subtrees
 (other tabs, closed menus) are skipped. Only a frame that surely is the focused window
 (same name or place on screen) is read.
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from ..form_roles import holds_content
+from ..form_roles import holds_content, is_password
 from .atspi_tree import STATE_SHOWING, AtspiTree, Box
 
 STATE_EDITABLE = 7  # AtspiStateType bit: the element takes typed text
@@ -47,6 +50,7 @@ class AtspiText(AtspiTree):
         max_chars: int,
         max_nodes: int,
         timeout: float,
+        typed: bool = False,
     ) -> VisibleText | None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout * 0.8
@@ -78,9 +82,12 @@ class AtspiText(AtspiTree):
                 role, name, bits, kids = info
                 if depth > 0 and not bits & (1 << STATE_SHOWING):
                     continue
-                if holds_content(role) or bits & (1 << STATE_EDITABLE):
+                if is_password(role):
+                    continue  # never, whatever the opt-in, with all below it
+                content = holds_content(role) or bool(bits & (1 << STATE_EDITABLE))
+                if content and not typed:
                     continue  # what the user typed, with all below it
-                if role in TEXT_ROLES:
+                if role in TEXT_ROLES or content:
                     wanted.append((len(read), d, p))
                 read.append([name])
                 nxt.extend((cd, cp, depth + 1) for cd, cp in kids[:300])

@@ -10,6 +10,7 @@
                                 # e.g. "http://127.0.0.1:9222", for the focused tab's URL
     screen_text = false         # opt-in: the focused window's visible accessibility text
     screen_text_ocr = false     # opt-in: OCR where a window has none (the ``ocr`` extra)
+    screen_text_typed = false   # opt-in: editable fields' contents too (never passwords)
 
     [exclude]
     apps = ["KeePassXC", "signal*"]
@@ -46,6 +47,7 @@ _TOP_KEYS = {
     "devtools",
     "screen_text",
     "screen_text_ocr",
+    "screen_text_typed",
     "exclude",
     "private",
 }
@@ -66,6 +68,7 @@ class RecorderConfig:
     devtools: str | None = None
     screen_text: bool = False
     screen_text_ocr: bool = False
+    screen_text_typed: bool = False
     privacy: PrivacyRules = field(default_factory=PrivacyRules)
 
     def with_overrides(
@@ -78,6 +81,7 @@ class RecorderConfig:
         devtools: str | None = None,
         screen_text: bool | None = None,
         screen_text_ocr: bool | None = None,
+        screen_text_typed: bool | None = None,
     ) -> RecorderConfig:
         cfg = self
         if idle_seconds is not None:
@@ -96,6 +100,8 @@ class RecorderConfig:
             cfg = replace(cfg, screen_text=screen_text)
         if screen_text_ocr is not None:
             cfg = replace(cfg, screen_text_ocr=screen_text_ocr)
+        if screen_text_typed is not None:
+            cfg = replace(cfg, screen_text_typed=screen_text_typed)
         return cfg
 
 
@@ -151,7 +157,7 @@ def parse_config(data: dict[str, Any]) -> RecorderConfig:
         if not isinstance(days, int) or isinstance(days, bool) or days < 0:
             raise ValueError("keep_days must be a whole number, 0 or more")
         cfg = replace(cfg, keep_days=days)
-    for key in ("accessibility", "screen_text", "screen_text_ocr"):
+    for key in ("accessibility", "screen_text", "screen_text_ocr", "screen_text_typed"):
         if key in data:
             if not isinstance(data[key], bool):
                 raise ValueError(f"{key} must be true or false")

@@ -1,14 +1,15 @@
 """``record --screen-text``: the focused window's visible text, kept beside its snapshot.
 
 At every snapshot of a recordable window (a focus, title, URL, click, typing or heartbeat
-row) the recorder asks AT-SPI for the window's showing text (``atspi_text``: never what
-was typed), and — with ``--screen-text-ocr`` on X11, where the window shows none — reads
-its pixels with Tesseract (``ocr``). The text is then filtered like titles (a piece that
-an excluded title pattern, a private-window marker or an excluded host matches is
-dropped), redacted (``redact.redact``: secrets become "[redacted]"), cut to
-``MAX_CHARS`` characters, and written to ``screen_text`` only when it differs from the
-last text written for that window. One read runs at a time; a snapshot taken meanwhile
-is read when it ends (the latest one only).
+row) the recorder asks AT-SPI for the window's showing text (``atspi_text``: what was
+typed only with ``--screen-text-typed``, a password field's never), and — with
+``--screen-text-ocr`` on X11, where the window shows none — reads its pixels with
+Tesseract (``ocr``). The text is then filtered like titles (a piece that an excluded
+title pattern, a private-window marker or an excluded host matches is dropped), redacted
+(``redact.redact``: secrets become "[redacted]"), cut to ``MAX_CHARS`` characters, and
+written to ``screen_text`` only when it differs from the last text written for that
+window. One read runs at a time; a snapshot taken meanwhile is read when it ends (the
+latest one only).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def make_keeper(
     if a11y is None and not ocr:
         log("screen text is not kept: no accessibility bus (and no OCR)")
         return None
-    return ScreenTextKeeper(cfg.privacy, redact, ocr=ocr, grab=grab)
+    typed = bool(getattr(cfg, "screen_text_typed", False))
+    return ScreenTextKeeper(cfg.privacy, redact, ocr=ocr, grab=grab, typed=typed)
 
 
 def load_redactor() -> Redactor:
@@ -99,8 +101,10 @@ class ScreenTextKeeper:
         *,
         ocr: bool,
         grab: Callable[[int, tuple[int, int, int, int] | None], Any] | None = None,
+        typed: bool = False,
     ) -> None:
         self.rules = rules
+        self.typed = typed  # editable elements' contents too (never a password field's)
         self.redact = redact
         self.grab = grab if ocr else None
         self._wanted: _Ask | None = None
@@ -136,7 +140,11 @@ class ScreenTextKeeper:
             row = self._row(ask, kind, pieces)
         if self._job is None and self._wanted is not None:
             ask, self._wanted = self._wanted, None
-            read = a11y.visible_text_async(ask.pid, ask.title, bounds=ask.box) if a11y else None
+            read = (
+                a11y.visible_text_async(ask.pid, ask.title, bounds=ask.box, typed=self.typed)
+                if a11y
+                else None
+            )
             if read is not None:
                 self._job = (read, ask, ACCESSIBILITY)
             else:

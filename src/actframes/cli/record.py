@@ -73,13 +73,20 @@ def _recording_options(f: F) -> F:
             "--screen-text/--no-screen-text",
             default=None,
             help="Opt-in: keep the focused window's visible accessibility text (redacted, "
-            "at most 8,000 characters a capture; never what was typed) for `search`.",
+            "at most 8,000 characters a capture; typed text only with the option below) "
+            "for `search`.",
         ),
         click.option(
             "--screen-text-ocr/--no-screen-text-ocr",
             default=None,
             help="With --screen-text, on X11: OCR the focused window when it has no "
             "accessibility text (needs the ocr extra and Tesseract).",
+        ),
+        click.option(
+            "--screen-text-typed/--no-screen-text-typed",
+            default=None,
+            help="With --screen-text: keep editable fields' visible contents too (what "
+            "was typed; redacted; never a password field's).",
         ),
     ]
     for option in reversed(options):
@@ -101,7 +108,7 @@ def _forwarded(params: dict[str, Any]) -> list[str]:
         args.append("--accessibility" if params["accessibility"] else "--no-accessibility")
     if params.get("devtools") is not None:
         args += ["--devtools", str(params["devtools"])]
-    for name in ("screen_text", "screen_text_ocr"):
+    for name in ("screen_text", "screen_text_ocr", "screen_text_typed"):
         if params.get(name) is not None:
             flag = name.replace("_", "-")
             args.append(f"--{flag}" if params[name] else f"--no-{flag}")
@@ -172,6 +179,7 @@ def run(**params: Any) -> None:
         devtools=params["devtools"],
         screen_text=params["screen_text"],
         screen_text_ocr=params["screen_text_ocr"],
+        screen_text_typed=params["screen_text_typed"],
     )
     from .common import default_db
 
