@@ -126,7 +126,7 @@ def test_disk_fills_while_recording(xs: XSession, tmp_path: Path) -> None:
     xs.activate(win)
     argv = _in_tmpfs(
         mount,
-        "size=160k",
+        "size=320k",  # (a fresh store of schema 4 is ~80 kB with its WAL; room to record)
         record_argv("run", "--db", str(mount / "c.db"), "--no-accessibility"),
     )
     proc = subprocess.Popen(argv, env=xs.env, stderr=subprocess.PIPE, text=True)
