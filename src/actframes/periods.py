@@ -63,6 +63,12 @@ def days_span(since: str, until: str, most: int = MAX_PERIOD_DAYS) -> Span:
     return Span(since, until)
 
 
+def last_days(last: str, n: int) -> Span:
+    """The ``n`` local days ending ``last`` (YYYY-MM-DD), both ends included."""
+    first = date.fromisoformat(last) - timedelta(days=n - 1)
+    return Span(first.isoformat(), last)
+
+
 def week_span(text: str | None, tz: str, now_ms: int) -> Span:
     """The Monday-to-Sunday week holding a DATE (or today, yesterday; default today), or
     the ISO week ``YYYY-Www``."""
@@ -198,6 +204,7 @@ __all__ = [
     "as_day",
     "day_windows",
     "days_span",
+    "last_days",
     "month_span",
     "parse_span",
     "previous",

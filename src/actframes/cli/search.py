@@ -68,7 +68,7 @@ def search(
     ($XDG_CACHE_HOME/actframes/screen); `actframes cache clear` deletes it.
     """
     one_shot()
-    from ..periods import Span, day_windows, days_span
+    from ..periods import Span, day_windows, days_span, last_days
     from ..screen_index.config import cache_root_for_search
     from ..screen_index.query import Query
     from ..screen_index.search import ScreenSearch
@@ -83,12 +83,7 @@ def search(
     elif since:
         span = days_span(local_day(since, zone), local_day(until, zone), 31)
     else:
-        from datetime import date as _date
-        from datetime import timedelta
-
-        last = local_day("today", zone)
-        first = (_date.fromisoformat(last) - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-        span = Span(first, last)
+        span = last_days(local_day("today", zone), DEFAULT_DAYS)
     query = Query(words, fts=fts)
     with open_cli_store(db, source, audible_active=not no_audible_active) as store:
         root = cache_root_for_search(store.path)

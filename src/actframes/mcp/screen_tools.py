@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import date, timedelta
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from ..errors import ActframesError
-from ..periods import Span
+from ..periods import Span, last_days
 from .library import MAX_SEARCH_DAYS, Service, one_line
 from .limits import Day, Limit
 from .tools import result
@@ -57,9 +56,7 @@ async def search_screen(
             last = svc.day(until, "until") if until else svc.today()
             span = days_span(svc.day(since, "since"), last, MAX_SEARCH_DAYS)
         else:
-            last = svc.today()
-            first = (date.fromisoformat(last) - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
-            span = Span(first, last)
+            span = last_days(svc.today(), DEFAULT_DAYS)
     except ActframesError as exc:
         raise ToolError(one_line(str(exc))) from exc
     screen = svc.screen_text()
